@@ -1,0 +1,531 @@
+// `npm run bench`: seeds a bench database, starts the service as a child process and loads it
+// with autocannon, next to a bare node:http server replaying the same bytes (the ceiling).
+//
+//   npm run bench -- --posts=10000 --db=sqlite|postgres|both --duration=10 --connections=32 --workers=2
+//   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
+//   (default 1) and --nocache=0 to skip the runs with CACHE_ENTRIES=0)
+//
+// Results: a table on stdout and bench/results-<db>.json.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDb } from '../src/db/client.js';
+import { recreateDatabase, seed } from './seed.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const HOST = '127.0.0.1';
+const ADMIN_USER = 'admin';
+const ADMIN_PASSWORD = 'bench-admin-password';
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_site';
+
+// ------------------------------------------------------------------ options
+
+function option(name: string, fallback: string): string {
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+    if (argv[i] === `--${name}` && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) return argv[i + 1];
+  }
+  return process.env[`BENCH_${name.toUpperCase()}`] ?? fallback;
+}
+
+function positive(name: string, fallback: number, min = 1): number {
+  const raw = option(name, String(fallback));
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: expected a number >= ${min}, got "${raw}"`);
+  return n;
+}
+
+const cores = availableParallelism();
+const opts = {
+  posts: Math.floor(positive('posts', 10_000)),
+  db: option('db', 'sqlite'),
+  duration: positive('duration', 10),
+  connections: Math.floor(positive('connections', 32)),
+  workers: Math.floor(positive('workers', cores)),
+  warmup: positive('warmup', 1, 0),
+  nocache: option('nocache', '1') !== '0',
+};
+if (!['sqlite', 'postgres', 'both'].includes(opts.db)) throw new Error(`--db: expected sqlite, postgres or both, got "${opts.db}"`);
+
+// ------------------------------------------------------------------ child processes
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** Last lines the process printed (shown when it fails). */
+  output: string[];
+  exited: Promise<number | null>;
+  alive: boolean;
+}
+
+const live = new Set<Proc>();
+
+/** Runs a TypeScript entry point with node --import tsx in its own process group. */
+function startProc(name: string, entry: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group: stopping it reaches the cluster workers too
+  });
+  if (!child.pid) throw new Error(`could not start ${name}`);
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) output.push(line);
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const proc: Proc = {
+    name, child, pid: child.pid, output, alive: true,
+    exited: new Promise((res) => child.on('exit', (code) => { proc.alive = false; res(code); })),
+  };
+  live.add(proc);
+  return proc;
+}
+
+function groupAlive(pid: number): boolean {
+  try { process.kill(-pid, 0); return true; } catch { return false; }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try { process.kill(-pid, signal); } catch { /* already gone */ }
+}
+
+/** SIGTERM to the process group, SIGKILL after 5 s if anything is left. */
+async function stopProc(proc: Proc): Promise<void> {
+  signalGroup(proc.pid, 'SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (groupAlive(proc.pid) && Date.now() < deadline) await sleep(50);
+  if (groupAlive(proc.pid)) signalGroup(proc.pid, 'SIGKILL');
+  await Promise.race([proc.exited, sleep(1000)]);
+  live.delete(proc);
+}
+
+function killAll(): void {
+  for (const proc of live) signalGroup(proc.pid, 'SIGKILL');
+  live.clear();
+}
+
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    process.stdout.write('\n');
+    console.error(`bench: ${signal}, stopping child processes`);
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** Sum of VmRSS over a process and all its descendants, in bytes. */
+function treeRss(pid: number): number {
+  let total = 0;
+  const seen = new Set<number>();
+  const visit = (p: number) => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    try {
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch { return; }
+    let tasks: string[] = [];
+    try { tasks = readdirSync(`/proc/${p}/task`); } catch { /* gone */ }
+    for (const t of tasks) {
+      let children = '';
+      try { children = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8'); } catch { /* gone */ }
+      for (const c of children.split(/\s+/)) if (c) visit(Number(c));
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+// ------------------------------------------------------------------ http helpers
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, HOST, () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+interface Reply { status: number; rawHeaders: string[]; body: Buffer }
+
+function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((res, rej) => {
+    const req = httpRequest({ host: HOST, port, method, path, headers, timeout: 10_000, agent: false }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => res({ status: r.statusCode ?? 0, rawHeaders: r.rawHeaders, body: Buffer.concat(chunks) }));
+      r.on('error', rej);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', rej);
+    req.end(body);
+  });
+}
+
+/** Waits until GET /wp-json/ answers 200; fails early if the process exits. */
+async function waitReady(proc: Proc, port: number, path: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (!proc.alive) throw new Error(`${proc.name} exited before answering:\n${proc.output.slice(-30).join('\n')}`);
+    try {
+      const r = await send(port, 'GET', path);
+      if (r.status === 200) return;
+      last = `HTTP ${r.status}: ${r.body.toString('utf8').slice(0, 300)}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await sleep(150);
+  }
+  throw new Error(`${proc.name} did not answer GET ${path} within ${timeoutMs / 1000} s (last: ${last})\n${proc.output.slice(-30).join('\n')}`);
+}
+
+// ------------------------------------------------------------------ load
+
+interface Target { method: 'GET' | 'POST'; path: string; body?: string }
+
+interface Scenario {
+  name: string;
+  /** Fixed target (warm), or one per request (cold). */
+  fixed?: Target;
+  next?: () => Target;
+  /** Checks one sample answer; returns an error message or null. */
+  check: (status: number, body: string) => string | null;
+}
+
+interface Row {
+  scenario: string;
+  server: 'service' | 'service, CACHE_ENTRIES=0' | 'bare node:http';
+  reqPerSec: number;
+  reqPerSecStddev: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  throughputMBps: number;
+  rssMB: number;
+  ratioToBare?: number;
+  check: string;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+function run(port: number, s: Scenario, duration: number): Promise<autocannon.Result> {
+  const base = { url: `http://${HOST}:${port}`, connections: opts.connections, duration, timeout: 10 };
+  if (s.fixed) {
+    const { method, path, body } = s.fixed;
+    return Promise.resolve(autocannon({ ...base, requests: [{ method, path, body, headers: body ? JSON_HEADERS : {} }] }));
+  }
+  const next = s.next!;
+  const first = next();
+  return Promise.resolve(autocannon({
+    ...base,
+    requests: [{
+      method: first.method,
+      path: first.path,
+      headers: first.body ? JSON_HEADERS : {},
+      setupRequest: (req) => {
+        const t = next();
+        return { ...req, method: t.method, path: t.path, body: t.body ?? '' };
+      },
+    }],
+  }));
+}
+
+async function measure(port: number, s: Scenario, server: Row['server'], rssOf: number): Promise<Row> {
+  const label = `${s.name}${server === 'service, CACHE_ENTRIES=0' ? ' (no cache)' : ''}`;
+  const tty = process.stdout.isTTY;
+  if (tty) process.stdout.write(`  ${label.padEnd(30)} checking…`);
+  // One sample request first: a benchmark of error pages measures nothing.
+  const sample = s.fixed ?? s.next!();
+  let check: string | null;
+  try {
+    const r = await send(port, sample.method, sample.path, sample.body, sample.body ? JSON_HEADERS : {});
+    check = s.check(r.status, r.body.toString('utf8'));
+  } catch (err) {
+    check = `request failed: ${(err as Error).message}`;
+  }
+  if (opts.warmup > 0) {
+    if (tty) process.stdout.write(`\r  ${label.padEnd(30)} warming up ${opts.warmup} s…   `);
+    await run(port, s, opts.warmup);
+  }
+  if (tty) process.stdout.write(`\r  ${label.padEnd(30)} running ${opts.duration} s…      `);
+  const result = await run(port, s, opts.duration);
+  const rss = treeRss(rssOf);
+  const row: Row = {
+    scenario: label,
+    server,
+    reqPerSec: result.requests.mean,
+    reqPerSecStddev: result.requests.stddev,
+    latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    throughputMBps: result.throughput.mean / 1e6,
+    rssMB: rss / 2 ** 20,
+    check: check ?? 'ok',
+  };
+  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 1)} ms  p99 ${fmt(row.latencyMs.p99, 1)} ms  non-2xx ${row.non2xx}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
+  if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
+  console.log(line);
+  return row;
+}
+
+// ------------------------------------------------------------------ scenarios
+
+function shuffled(ids: number[]): number[] {
+  const a = ids.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/**
+ * Random existing ids without repeats: a shuffled permutation, walked once. When a run asks for
+ * more requests than there are posts, later passes add `pass=<n>` (a parameter the routes
+ * ignore) so the response cache still cannot answer.
+ */
+function idStream(ids: number[]): () => { id: number; pass: number } {
+  const perm = shuffled(ids);
+  let k = 0;
+  return () => {
+    const i = k % perm.length;
+    const pass = Math.floor(k / perm.length);
+    k++;
+    return { id: perm[i], pass };
+  };
+}
+
+const LIST = '/wp-json/core/v2/posts?per_page=10';
+const gqlList = (exclude: number) =>
+  JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { total nodes { id title { rendered } date } } }` });
+
+function parse(body: string): any {
+  try { return JSON.parse(body); } catch { return undefined; }
+}
+
+function checkList(status: number, body: string): string | null {
+  if (status !== 200) return `HTTP ${status}: ${body.slice(0, 200)}`;
+  const json = parse(body);
+  return Array.isArray(json) && json.length === Math.min(10, totalPosts) && typeof json[0]?.id === 'number' ? null : `not a list of 10 posts: ${body.slice(0, 200)}`;
+}
+
+function checkItem(status: number, body: string): string | null {
+  if (status !== 200) return `HTTP ${status}: ${body.slice(0, 200)}`;
+  const json = parse(body);
+  return typeof json?.id === 'number' && json?.title?.rendered !== undefined ? null : `not a post: ${body.slice(0, 200)}`;
+}
+
+function checkGraphql(status: number, body: string): string | null {
+  if (status !== 200) return `HTTP ${status}: ${body.slice(0, 200)}`;
+  const json = parse(body);
+  if (json?.errors?.length) return `GraphQL errors: ${JSON.stringify(json.errors).slice(0, 200)}`;
+  const nodes = json?.data?.posts?.nodes;
+  return Array.isArray(nodes) && nodes.length === Math.min(10, totalPosts - 1) ? null : `unexpected data: ${body.slice(0, 200)}`;
+}
+
+let totalPosts = 0;
+
+function serviceScenarios(ids: number[], newest: number): Scenario[] {
+  const fixedExclude = ids[Math.floor(ids.length / 2)];
+  return [
+    { name: 'rest list warm', fixed: { method: 'GET', path: LIST }, check: checkList },
+    {
+      name: 'rest list cold',
+      next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: `${LIST}&exclude=${id}${pass ? `&pass=${pass}` : ''}` }; })(idStream(ids)),
+      check: checkList,
+    },
+    { name: 'rest item warm', fixed: { method: 'GET', path: `/wp-json/core/v2/posts/${newest}` }, check: checkItem },
+    {
+      name: 'rest item cold',
+      next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: `/wp-json/core/v2/posts/${id}${pass ? `?pass=${pass}` : ''}` }; })(idStream(ids)),
+      check: checkItem,
+    },
+    { name: 'graphql list warm', fixed: { method: 'POST', path: '/graphql', body: gqlList(fixedExclude) }, check: checkGraphql },
+    {
+      name: 'graphql list cold',
+      next: ((s) => () => ({ method: 'POST' as const, path: '/graphql', body: gqlList(s().id) }))(idStream(ids)),
+      check: checkGraphql,
+    },
+  ];
+}
+
+// ------------------------------------------------------------------ one database
+
+function fmt(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+async function prepare(kind: 'sqlite' | 'postgres'): Promise<string> {
+  const url = kind === 'sqlite' ? `file:${join(ROOT, 'data', `bench-sqlite-${opts.posts}.db`)}` : PG_URL;
+  const tty = process.stdout.isTTY;
+  const progress = (done: number) => {
+    if (tty) process.stdout.write(`\rseeding ${kind}: ${done.toLocaleString('en-US')}/${opts.posts.toLocaleString('en-US')} posts   `);
+  };
+  let res = await seed(url, opts.posts, progress);
+  if (res.existing > opts.posts) {
+    // Too many posts from an earlier, larger run: start again from an empty database.
+    if (kind === 'sqlite') for (const f of ['', '-wal', '-shm']) rmSync(url.slice('file:'.length) + f, { force: true });
+    else await recreateDatabase(url);
+    res = await seed(url, opts.posts, progress);
+  }
+  if (tty) process.stdout.write('\r' + ' '.repeat(60) + '\r');
+  console.log(res.inserted
+    ? `seeded ${kind}: ${res.inserted.toLocaleString('en-US')} posts in ${(res.ms / 1000).toFixed(1)} s (${url})`
+    : `seeded ${kind}: already ${res.existing.toLocaleString('en-US')} posts (${url})`);
+  return url;
+}
+
+async function publishedIds(databaseUrl: string): Promise<number[]> {
+  // Run from the repository root so relative SQLite paths resolve as the server's do.
+  const db = await openDb(databaseUrl);
+  try {
+    const rows = await db.prisma.content.findMany({ where: { type: 'post', status: 'publish', password: '' }, select: { id: true }, orderBy: { id: 'asc' } });
+    return rows.map((r) => r.id);
+  } finally {
+    await db.close();
+  }
+}
+
+async function startService(databaseUrl: string, cacheEntries?: number): Promise<{ proc: Proc; port: number }> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: databaseUrl,
+    WORKERS: String(opts.workers), ADMIN_USER, ADMIN_PASSWORD,
+  };
+  if (cacheEntries !== undefined) env.CACHE_ENTRIES = String(cacheEntries);
+  const started = Date.now();
+  const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, 'gateway/main.ts', env);
+  await waitReady(proc, port, '/wp-json/');
+  console.log(`started ${proc.name} on port ${port} with ${opts.workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { proc, port };
+}
+
+const DROP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
+  console.log(`\n== ${kind}: ${opts.posts.toLocaleString('en-US')} posts, ${opts.workers} workers, ${opts.connections} connections, ${opts.duration} s per scenario (+${opts.warmup} s warm-up)`);
+  const databaseUrl = await prepare(kind);
+  const ids = await publishedIds(databaseUrl);
+  totalPosts = ids.length;
+  if (ids.length === 0) throw new Error('no published posts to read');
+  const rows: Row[] = [];
+
+  // The service, response cache on (the default size).
+  const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
+  try {
+    const service = await startService(databaseUrl);
+    // The bytes of the list, as the cache serves them: recorded for the bare baseline.
+    await send(service.port, 'GET', LIST);
+    const recorded = await send(service.port, 'GET', LIST);
+    const listError = checkList(recorded.status, recorded.body.toString('utf8'));
+    if (listError) console.log(`warning: the list does not look right: ${listError}`);
+    const newest = parse(recorded.body.toString('utf8'))?.[0]?.id ?? ids[ids.length - 1];
+    const headers: string[] = [];
+    for (let i = 0; i < recorded.rawHeaders.length; i += 2) {
+      if (!DROP.has(recorded.rawHeaders[i].toLowerCase())) headers.push(recorded.rawHeaders[i], recorded.rawHeaders[i + 1]);
+    }
+    const responseFile = join(tmp, 'response.json');
+    writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
+
+    for (const s of serviceScenarios(ids, newest)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    await stopProc(service.proc);
+
+    if (opts.nocache) {
+      const nocache = await startService(databaseUrl, 0);
+      for (const s of serviceScenarios(ids, newest).filter((x) => x.name.startsWith('rest') && x.name.endsWith('cold'))) {
+        rows.push(await measure(nocache.port, s, 'service, CACHE_ENTRIES=0', nocache.proc.pid));
+      }
+      await stopProc(nocache.proc);
+    }
+
+    // The ceiling: node:http answering the recorded list bytes, clustered the same way.
+    const barePort = await freePort();
+    const bare = startProc('bare server', 'bench/bare-server.ts', {
+      BARE_PORT: String(barePort), BARE_HOST: HOST, BARE_WORKERS: String(opts.workers), BARE_RESPONSE: responseFile,
+    });
+    await waitReady(bare, barePort, '/wp-json/');
+    const bareRow = await measure(barePort, {
+      name: 'bare node:http (list bytes)',
+      fixed: { method: 'GET', path: LIST },
+      check: (status, body) => (status === recorded.status && body === recorded.body.toString('utf8') ? null : 'bytes differ from the recorded list'),
+    }, 'bare node:http', bare.pid);
+    rows.push(bareRow);
+    await stopProc(bare);
+    for (const r of rows) r.ratioToBare = bareRow.reqPerSec ? r.reqPerSec / bareRow.reqPerSec : undefined;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+function printTable(kind: string, rows: Row[]): void {
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB'];
+  const body = rows.map((r) => [
+    r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 1), fmt(r.latencyMs.p99, 1), String(r.non2xx), String(r.errors + r.timeouts),
+    r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(2)}×`, fmt(r.rssMB, 0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${kind} — ${opts.posts.toLocaleString('en-US')} posts, ${opts.workers} workers, ${opts.connections} connections, ${opts.duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})`);
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const b of body) console.log(line(b));
+  const failed = rows.filter((r) => r.check !== 'ok');
+  for (const r of failed) console.log(`! ${r.scenario}: sample check failed: ${r.check}`);
+  console.log([
+    'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
+    '  random existing id on every request (no repeats; later passes add an ignored pass=<n>), so each reaches the',
+    '  database. GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
+    '  document). RSS = VmRSS summed over the server process tree at the end of each scenario. The load generator',
+    '  (autocannon, one thread) runs on the same machine.',
+  ].join('\n'));
+}
+
+async function main(): Promise<void> {
+  const kinds: ('sqlite' | 'postgres')[] = opts.db === 'both' ? ['sqlite', 'postgres'] : [opts.db as 'sqlite' | 'postgres'];
+  const started = Date.now();
+  const all: Record<string, Row[]> = {};
+  for (const kind of kinds) {
+    const rows = await benchDatabase(kind);
+    all[kind] = rows;
+    const file = join(ROOT, `bench/results-${kind}.json`);
+    writeFileSync(file, JSON.stringify({
+      database: kind, date: new Date().toISOString(), node: process.version,
+      cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
+      posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
+      scenarios: rows,
+    }, null, 2) + '\n');
+  }
+  for (const kind of kinds) printTable(kind, all[kind]);
+  console.log(`\nresults: ${kinds.map((k) => `bench/results-${k}.json`).join(', ')} (total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+main().then(() => {
+  killAll();
+  process.exit(0);
+}, (err) => {
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  console.error(err instanceof Error ? err.stack ?? err.message : err);
+  killAll();
+  process.exit(1);
+});

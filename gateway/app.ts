@@ -1,0 +1,60 @@
+// The application: the schema, the prepared operations, the route table and the dispatcher over
+// one database. `fetch` serves in-process tests; server.ts puts it behind node:http.
+import { createYoga } from 'graphql-yoga';
+import type { Config } from '../src/config.js';
+import type { Db } from '../src/db/client.js';
+import { schema } from '../src/schema/index.js';
+import { createContext } from '../src/context.js';
+import { authenticateBasic } from '../src/auth/authenticate.js';
+import { RestError } from '../src/errors.js';
+import { loadOperations } from './operations.js';
+import { createRunner } from './execute.js';
+import { buildRouteTable } from './routes/index.js';
+import { namespacesFor } from './config.js';
+import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
+import { createResponseCache } from './cache.js';
+
+export type App = Awaited<ReturnType<typeof createApp>>;
+
+export function createApp(config: Config, db: Db) {
+  const operations = loadOperations(schema);
+  const run = createRunner(schema, operations);
+  const table = buildRouteTable(run, {
+    namespaces: namespacesFor(config.deployment),
+    authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
+  });
+  const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
+  const dispatcher = createDispatcher({ db, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache });
+
+  const yoga = createYoga({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    context: async ({ request }) => {
+      const user = await authenticateBasic(db, request.headers.get('authorization') ?? undefined);
+      if (user instanceof RestError) throw user;
+      return createContext(db, user);
+    },
+  });
+
+  const isRest = (url: URL) =>
+    url.pathname === config.restPrefix || url.pathname.startsWith(config.restPrefix + '/') ||
+    ((url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.has('rest_route'));
+
+  /** Fetch-style entry: REST goes to the dispatcher, /graphql to yoga. */
+  async function fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === '/graphql') return yoga.fetch(request);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
+    if (!isRest(url)) return new Response('Not found', { status: 404 });
+    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body });
+    return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
+  }
+
+  return {
+    config, db, table, operations, yoga, cache, fetch, isRest,
+    handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
+    root: dispatcher.root,
+  };
+}

@@ -1,0 +1,41 @@
+// Shaped-response cache for anonymous reads: final bytes and headers, keyed by route path and
+// sorted query. Every entry remembers the database version it was made at; any committed write,
+// in this process or another, moves the version and so retires every entry at once.
+export interface CachedResponse { status: number; headers: Record<string, string>; body: string }
+
+export interface ResponseCache {
+  get(key: string): CachedResponse | undefined;
+  /** The generation a request starts under; pass it back to `set`. */
+  begin(): number;
+  /** Stores only if no write landed since `begin` (a slow read must not cache stale bytes). */
+  set(key: string, value: CachedResponse, generation: number): void;
+  readonly size: number;
+}
+
+export function createResponseCache(maxEntries: number, version: () => number): ResponseCache {
+  let generation = version();
+  const entries = new Map<string, CachedResponse>();
+  const current = () => {
+    const now = version();
+    if (now !== generation) { generation = now; entries.clear(); }
+  };
+  return {
+    get(key) {
+      current();
+      const hit = entries.get(key);
+      if (hit) { entries.delete(key); entries.set(key, hit); } // most recently used last
+      return hit;
+    },
+    begin() {
+      current();
+      return generation;
+    },
+    set(key, value, startedAt) {
+      current();
+      if (startedAt !== generation) return;
+      entries.set(key, value);
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    },
+    get size() { return entries.size; },
+  };
+}

@@ -1,0 +1,232 @@
+// One REST request: authenticate, match, merge and validate params, answer from the cache or
+// run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
+import type { Db } from '../src/db/client.js';
+import { createContext, type Context } from '../src/context.js';
+import { authenticateBasic } from '../src/auth/authenticate.js';
+import { RestError } from '../src/errors.js';
+import type { GatewayRequest, Method, Params, RouteEntry, RouteResult, Endpoint } from './types.js';
+import { WpError, noRoute } from './errors.js';
+import { isJsonType, parseJsonBody, parseQueryString } from './params.js';
+import { sanitizeValue, validateValue } from './validate.js';
+import { allowedMethods, routeData } from './discovery.js';
+import { applyFields, parseFieldsParam } from './shape/fields.js';
+import type { ResponseCache } from './cache.js';
+
+export interface CoreRequest {
+  method: string;
+  /** Path and query as received, e.g. /wp-json/core/v2/posts?page=2 */
+  url: string;
+  headers: Headers;
+  body: Buffer | null;
+}
+
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface CompiledRoute { route: RouteEntry; regex: RegExp }
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface DispatcherOptions {
+  db: Db;
+  table: RouteEntry[];
+  restPrefix: string;
+  siteUrl: string;
+  cache: ResponseCache | null;
+}
+
+export function compilePattern(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\(\?P</g, '(?<')}$`, 'i');
+}
+
+export function createDispatcher(o: DispatcherOptions) {
+  const compiled: CompiledRoute[] = o.table.map((route) => ({ route, regex: compilePattern(route.pattern) }));
+  const root = `${o.siteUrl}${o.restPrefix}/`;
+  const discovery = `<${root}>; rel="https://api.w.org/"`;
+
+  function match(path: string): { route: RouteEntry; pathParams: Record<string, string> } | null {
+    for (const { route, regex } of compiled) {
+      const m = regex.exec(path);
+      if (m) return { route, pathParams: { ...(m.groups ?? {}) } };
+    }
+    return null;
+  }
+
+  /** Route path from the URL: under the prefix, or the `rest_route` query fallback. */
+  function routePath(url: URL): string | null {
+    const fallback = url.searchParams.get('rest_route');
+    let path: string;
+    if (url.pathname === o.restPrefix || url.pathname.startsWith(o.restPrefix + '/')) path = url.pathname.slice(o.restPrefix.length);
+    else if (fallback !== null && (url.pathname === '/' || url.pathname === '/index.php')) path = fallback;
+    else return null;
+    path = '/' + decodeURIComponent(path).replace(/^\/+/, '');
+    return path.length > 1 ? path.replace(/\/+$/, '') : path;
+  }
+
+  function validateParams(endpoint: Endpoint, params: Params): void {
+    const missing: string[] = [];
+    const invalid: Record<string, { code: string; message: string; data: unknown }> = {};
+    for (const [name, arg] of Object.entries(endpoint.args)) {
+      if (params[name] === undefined && arg.default !== undefined) params[name] = structuredClone(arg.default);
+      const value = params[name];
+      if (value === undefined || value === null && !allowsNull(arg.type)) {
+        if (arg.required === true) missing.push(name);
+        if (value === null) delete params[name];
+        continue;
+      }
+      if (arg.skipValidation) continue;
+      const error = validateValue(value, arg, name);
+      if (error) invalid[name] = error;
+    }
+    if (missing.length) throw new WpError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+    if (Object.keys(invalid).length) {
+      throw new WpError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(invalid).join(', ')}`, 400, {
+        params: Object.fromEntries(Object.entries(invalid).map(([k, e]) => [k, e.message])),
+        details: invalid,
+      });
+    }
+    for (const [name, arg] of Object.entries(endpoint.args)) {
+      if (params[name] !== undefined && !arg.skipValidation) params[name] = sanitizeValue(params[name], arg, name);
+    }
+  }
+
+  function baseHeaders(ctx: Context | null, request: CoreRequest): Record<string, string> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json; charset=UTF-8',
+      'X-Robots-Tag': 'noindex',
+      'X-Content-Type-Options': 'nosniff',
+      'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+    };
+    const origin = request.headers.get('origin');
+    if (origin) {
+      headers['Access-Control-Allow-Origin'] = origin;
+      headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+      headers['Access-Control-Allow-Credentials'] = 'true';
+      headers.Vary = 'Origin';
+    }
+    if (ctx?.viewer) {
+      headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0, no-store, private';
+      headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
+    }
+    return headers;
+  }
+
+  /** Final bytes: _envelope, _jsonp, headers. */
+  function finish(request: CoreRequest, ctx: Context | null, query: Params, result: RouteResult, allow: Method[] | null): CoreResponse {
+    const own: Record<string, string> = {};
+    for (const [k, v] of Object.entries(result.headers ?? {})) own[k] = String(v);
+    const headers = { ...baseHeaders(ctx, request), ...own };
+    headers.Link = own.Link ?? discovery;
+    if (allow) headers.Allow = allow.join(', ');
+    let status = result.status;
+    let body: unknown = result.body;
+    if (query._envelope !== undefined) {
+      const envelopeHeaders: Record<string, unknown> = { ...(result.headers ?? {}) };
+      if (allow) envelopeHeaders.Allow = allow.join(', ');
+      body = { body, status, headers: envelopeHeaders };
+      status = 200;
+    }
+    let text = JSON.stringify(body, null, query._pretty !== undefined ? 4 : undefined) ?? 'null';
+    if (query._jsonp !== undefined) {
+      const callback = String(query._jsonp);
+      if (!/^[\w.]+$/.test(callback)) {
+        return { status: 400, headers: baseHeaders(ctx, request), body: JSON.stringify({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.', data: { status: 400 } }) };
+      }
+      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
+      text = `/**/${callback}(${text})`;
+    }
+    return { status, headers, body: text };
+  }
+
+  async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const url = new URL(request.url, 'http://localhost');
+    const query = parseQueryString(url.search);
+    const path = routePath(url);
+    if (path === null) return finish(request, null, query, errorResult(noRoute()), null);
+
+    // Credentials first: bad ones are refused on every route, public ones included.
+    let ctx: Context;
+    try {
+      const user = await authenticateBasic(o.db, request.headers.get('authorization') ?? undefined);
+      if (user instanceof RestError) throw new WpError(user.extensions.code, user.message, user.extensions.status);
+      ctx = createContext(o.db, user);
+    } catch (err) {
+      return finish(request, null, query, errorResult(err), null);
+    }
+
+    let method = request.method.toUpperCase();
+    const override = (typeof query._method === 'string' && query._method) || request.headers.get('x-http-method-override');
+    if (override) method = override.toUpperCase();
+    const head = method === 'HEAD';
+    if (head) method = 'GET';
+
+    try {
+      const matched = match(path);
+      if (method === 'OPTIONS') {
+        if (!matched) return finish(request, ctx, query, { status: 200, body: [] }, null);
+        return finish(request, ctx, query, { status: 200, body: routeData(matched.route, root, true) }, allowedMethods(matched.route, ctx));
+      }
+      if (!matched || !METHODS.has(method)) throw noRoute();
+      const endpoint = matched.route.endpoints.find((e) => e.methods.includes(method as Method));
+      if (!endpoint) throw noRoute();
+
+      const cacheable = o.cache && method === 'GET' && !ctx.viewer;
+      const cacheKey = cacheable ? `${path}?${[...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&')}` : '';
+      const generation = cacheable ? o.cache!.begin() : 0;
+      if (cacheable) {
+        const hit = o.cache!.get(cacheKey);
+        if (hit) return withRequestHeaders(hit, request, head);
+      }
+
+      const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
+      const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
+        ? parseQueryString(request.body.toString('utf8')) : {};
+      const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
+      validateParams(endpoint, params);
+
+      const gatewayRequest: GatewayRequest = { method: method as Method, path, params, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams };
+      const result = await endpoint.handler(gatewayRequest);
+      const fields = parseFieldsParam(query._fields);
+      const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
+      const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
+      if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+      return head ? { ...response, body: '' } : response;
+    } catch (err) {
+      const response = finish(request, ctx, query, errorResult(err), null);
+      return head ? { ...response, body: '' } : response;
+    }
+  }
+
+  return { handle, root, match };
+}
+
+function allowsNull(type: unknown): boolean {
+  return type === 'null' || (Array.isArray(type) && type.includes('null'));
+}
+
+export function errorResult(err: unknown): RouteResult {
+  const error = err instanceof WpError ? err : err instanceof RestError
+    ? new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {})
+    : (console.error(err), new WpError('internal_server_error', 'The server could not answer this request.', 500));
+  return { status: error.status, body: error.body() };
+}
+
+const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];
+
+function stripRequestHeaders(response: CoreResponse): CoreResponse {
+  const headers = { ...response.headers };
+  for (const h of PER_REQUEST) delete headers[h];
+  return { ...response, headers };
+}
+
+function withRequestHeaders(cached: CoreResponse, request: CoreRequest, head: boolean): CoreResponse {
+  const origin = request.headers.get('origin');
+  const headers = origin
+    ? { ...cached.headers, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE', 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }
+    : cached.headers;
+  return { status: cached.status, headers, body: head ? '' : cached.body };
+}

@@ -1,0 +1,30 @@
+// WordPress error bodies: {code, message, data: {status, ...}}, first error on top and the rest in
+// additional_errors. GraphQL errors from the domain carry code and status in their extensions.
+import type { GraphQLError } from 'graphql';
+
+export class WpError extends Error {
+  constructor(public code: string, message: string, public status: number, public data: Record<string, unknown> = {}, public additional: WpError[] = []) {
+    super(message);
+  }
+  body(): Record<string, unknown> {
+    const body: Record<string, unknown> = { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    if (this.additional.length) body.additional_errors = this.additional.map((e) => ({ code: e.code, message: e.message, data: { status: e.status, ...e.data } }));
+    return body;
+  }
+}
+
+export function fromGraphQLError(error: GraphQLError): WpError {
+  const ext = error.extensions as { code?: string; status?: number; data?: Record<string, unknown> } | undefined;
+  if (ext?.code && typeof ext.status === 'number') return new WpError(ext.code, error.message, ext.status, ext.data ?? {});
+  // Anything unexpected is masked: the client learns only that it failed.
+  if (process.env.LOG_UNEXPECTED !== '0') console.error(error.originalError ?? error);
+  return new WpError('internal_server_error', 'The server could not answer this request.', 500);
+}
+
+export function fromGraphQLErrors(errors: readonly GraphQLError[]): WpError {
+  const [first, ...rest] = errors.map(fromGraphQLError);
+  first.additional = rest;
+  return first;
+}
+
+export const noRoute = () => new WpError('rest_no_route', 'No route was found matching the URL and request method.', 404);

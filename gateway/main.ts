@@ -1,0 +1,60 @@
+// `npm start`: migrate, create the site on first start, then serve with one process per core.
+import cluster from 'node:cluster';
+import { loadConfig, providerOf } from '../src/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { openDb } from '../src/db/client.js';
+import { bootstrapSite } from '../src/site/bootstrap.js';
+import { createApp } from './app.js';
+import { createHttpServer } from './server.js';
+
+const config = loadConfig();
+
+async function primary() {
+  const applied = await migrate(config.databaseUrl);
+  if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
+  const db = await openDb(config.databaseUrl);
+  const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword });
+  await db.close();
+  if (boot.admin) {
+    const api = `${config.siteUrl}${config.restPrefix}`;
+    const auth = `${boot.admin.login}:${boot.admin.applicationPassword}`;
+    console.log([
+      '',
+      'Site created. Keep these credentials: they are shown only once.',
+      `  administrator:        ${boot.admin.login}`,
+      `  login password:       ${boot.admin.password}${boot.admin.generatedPassword ? ' (generated)' : ''}`,
+      `  application password: ${boot.admin.applicationPassword}`,
+      '',
+      'Try:',
+      `  curl ${api}/`,
+      `  curl -u '${auth}' -H 'Content-Type: application/json' -d '{"title":"Hello","status":"publish"}' ${api}/core/v2/posts`,
+      `  curl ${api}/core/v2/posts`,
+      '',
+    ].join('\n'));
+  }
+  const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
+  if (workers <= 1) return serve();
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (code !== 0) { console.error(`worker ${worker.process.pid} exited (${code}); starting another`); cluster.fork(); }
+  });
+  console.log(`listening on http://${config.host}:${config.port} with ${workers} workers (REST at ${config.restPrefix}, GraphQL at /graphql)`);
+}
+
+async function serve() {
+  const db = await openDb(config.databaseUrl);
+  const app = createApp(config, db);
+  const server = createHttpServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.port, config.host, () => {
+    if (cluster.isPrimary) console.log(`listening on http://${config.host}:${config.port} (REST at ${config.restPrefix}, GraphQL at /graphql)`);
+  });
+  const stop = () => server.close(() => db.close().then(() => process.exit(0)));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+(cluster.isPrimary ? primary() : serve()).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

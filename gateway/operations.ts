@@ -1,0 +1,72 @@
+// Loads the named GraphQL documents the routes run, once at start-up. An operation that spreads
+// `...XFields` gets one document per context, with the spread pointing at XView, XEdit or XEmbed.
+// Every document is validated against the schema here: an invalid one stops the boot.
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Kind, parse, validate, visit,
+  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
+} from 'graphql';
+
+export type RestContext = 'view' | 'edit' | 'embed';
+const SUFFIX: Record<RestContext, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
+
+export interface Operations {
+  get(name: string, context?: RestContext): DocumentNode;
+  names(): string[];
+}
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), 'operations');
+
+export function loadOperations(schema: GraphQLSchema): Operations {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations = new Map<string, OperationDefinitionNode>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort()) {
+    for (const def of parse(readFileSync(join(dir, file), 'utf8')).definitions) {
+      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+      else if (def.kind === Kind.OPERATION_DEFINITION && def.name) operations.set(def.name.value, def);
+    }
+  }
+
+  const spreadsOf = (node: OperationDefinitionNode | FragmentDefinitionNode): string[] => {
+    const names: string[] = [];
+    visit(node, { FragmentSpread: (s) => void names.push(s.name.value) });
+    return names;
+  };
+
+  const documents = new Map<string, DocumentNode>();
+  for (const [name, op] of operations) {
+    const placeholder = spreadsOf(op).some((s) => s.endsWith('Fields'));
+    for (const context of placeholder ? (Object.keys(SUFFIX) as RestContext[]) : [undefined]) {
+      const concrete = visit(op, {
+        FragmentSpread: (s) => (s.name.value.endsWith('Fields') && context
+          ? { ...s, name: { ...s.name, value: s.name.value.slice(0, -'Fields'.length) + SUFFIX[context] } }
+          : undefined),
+      }) as OperationDefinitionNode;
+      const used = new Set<string>();
+      const queue = spreadsOf(concrete);
+      while (queue.length) {
+        const next = queue.pop()!;
+        if (used.has(next)) continue;
+        const fragment = fragments.get(next);
+        if (!fragment) throw new Error(`operation ${name}: unknown fragment ${next}`);
+        used.add(next);
+        queue.push(...spreadsOf(fragment));
+      }
+      const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [concrete, ...[...used].map((f) => fragments.get(f)!)] };
+      const errors = validate(schema, document);
+      if (errors.length) throw new Error(`operation ${name}${context ? ` (${context})` : ''} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+      documents.set(context ? `${name}:${context}` : name, document);
+    }
+  }
+
+  return {
+    get(name, context) {
+      const doc = documents.get(context ? `${name}:${context}` : name) ?? documents.get(name);
+      if (!doc) throw new Error(`no operation ${name}`);
+      return doc;
+    },
+    names: () => [...operations.keys()],
+  };
+}

@@ -1,0 +1,65 @@
+// node:http front. REST requests skip yoga's fetch layer and go straight to the dispatcher;
+// /graphql is served by yoga. A bounded number of requests is worked on at once.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { App } from './app.js';
+
+const MAX_BODY = 64 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) { reject(Object.assign(new Error('body too large'), { status: 413 })); req.destroy(); return; }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length ? Buffer.concat(chunks) : null));
+    req.on('error', reject);
+  });
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+export function createHttpServer(app: App): Server {
+  let inFlight = 0;
+  const limit = app.config.maxInFlight;
+  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/graphql') return void app.yoga(req, res);
+    if (!app.isRest(url)) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Not found');
+      return;
+    }
+    if (inFlight >= limit) {
+      res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'Retry-After': '1' })
+        .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));
+      return;
+    }
+    inFlight++;
+    try {
+      const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
+      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body });
+      res.writeHead(out.status, out.headers);
+      res.end(out.body);
+    } catch (err) {
+      const status = (err as { status?: number }).status === 413 ? 413 : 500;
+      if (!res.headersSent) {
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify(status === 413
+          ? { code: 'rest_request_too_large', message: 'The request body is too large.', data: { status } }
+          : { code: 'internal_server_error', message: 'The server could not answer this request.', data: { status } }));
+      }
+    } finally {
+      inFlight--;
+    }
+  });
+}

@@ -1,0 +1,61 @@
+// `_links` of content items, with the relation names clients match byte for byte.
+import type { Context } from '../../src/context.js';
+import type { Method } from '../types.js';
+
+type Item = Record<string, any>;
+type Link = Record<string, unknown> & { href: string };
+
+const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+const HIDDEN = ['_revision_count', '_latest_revision', '_can_edit', '_can_delete'];
+
+/** Methods the caller may use on an item (self.targetHints.allow and the Allow header). */
+export function itemAllow(item: Item): Method[] {
+  const allow: Method[] = ['GET'];
+  if (item._can_edit) allow.push('POST', 'PUT', 'PATCH');
+  if (item._can_delete) allow.push('DELETE');
+  return allow;
+}
+
+export interface ContentLinkOptions {
+  root: string;
+  base: string; // rest base, e.g. posts
+  type: string; // post, page
+  taxonomies: { taxonomy: string; base: string }[];
+  context: string;
+  ctx: Context;
+}
+
+/** Adds `_links` to an item and drops the helper fields the links were built from. */
+export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
+  const ns = `${o.root}core/v2`;
+  const self = `${ns}/${o.base}/${item.id}`;
+  const links: Record<string, Link[]> = {
+    self: [{ href: self, targetHints: { allow: itemAllow(item) } }],
+    collection: [{ href: `${ns}/${o.base}` }],
+    about: [{ href: `${ns}/types/${o.type}` }],
+  };
+  if (item.author) links.author = [{ embeddable: true, href: `${ns}/users/${item.author}` }];
+  links.replies = [{ embeddable: true, href: `${ns}/comments?post=${item.id}` }];
+  if (item._revision_count !== undefined) links['version-history'] = [{ count: item._revision_count, href: `${self}/revisions` }];
+  if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
+  if (item.featured_media) links['wp:featuredmedia'] = [{ embeddable: true, href: `${ns}/media/${item.featured_media}` }];
+  links['wp:attachment'] = [{ href: `${ns}/media?parent=${item.id}` }];
+  if (o.taxonomies.length) links['wp:term'] = o.taxonomies.map((t) => ({ taxonomy: t.taxonomy, embeddable: true, href: `${ns}/${t.base}?post=${item.id}` }));
+  if (o.context === 'edit' && item._can_edit) {
+    const can = (cap: string) => o.ctx.can(cap);
+    const plural = o.type === 'page' ? 'pages' : 'posts';
+    if (can(`publish_${plural}`)) links['wp:action-publish'] = [{ href: self }];
+    if (can('unfiltered_html')) links['wp:action-unfiltered-html'] = [{ href: self }];
+    if (o.type === 'post' && can('edit_others_posts')) links['wp:action-sticky'] = [{ href: self }];
+    if (can(`edit_others_${plural}`)) links['wp:action-assign-author'] = [{ href: self }];
+    for (const t of o.taxonomies) {
+      if (can('manage_categories')) links[`wp:action-create-${t.base}`] = [{ href: self }];
+      if (can('edit_posts')) links[`wp:action-assign-${t.base}`] = [{ href: self }];
+    }
+  }
+  links.curies = CURIES;
+  const out: Item = {};
+  for (const [key, value] of Object.entries(item)) if (!HIDDEN.includes(key)) out[key] = value;
+  out._links = links;
+  return out;
+}

@@ -1,0 +1,57 @@
+// The shapes shared by the route table, dispatch and discovery.
+import type { ArgSchema } from './validate.js';
+import type { Context } from '../src/context.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A route argument: WordPress's JSON-schema subset, plus flags that stay on this side. */
+export interface ArgDef extends ArgSchema {
+  /** Skip schema validation (WordPress sets validate_callback null for title/content/excerpt). */
+  skipValidation?: boolean;
+}
+
+export type Params = Record<string, unknown>;
+
+export interface GatewayRequest {
+  method: Method;
+  /** Route path, e.g. /core/v2/posts/5 */
+  path: string;
+  params: Params;
+  /** Placeholders captured from the route pattern. */
+  pathParams: Record<string, string>;
+  headers: Headers;
+  ctx: Context;
+  /** API root URL with a trailing slash. */
+  root: string;
+  /** The original query, for paging links. */
+  query: URLSearchParams;
+}
+
+export interface RouteResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string | number>;
+  /** Methods this caller may use on the matched item, when the handler knows better than the table. */
+  allow?: Method[];
+}
+
+export interface Endpoint {
+  methods: Method[];
+  args: Record<string, ArgDef>;
+  allowBatch?: boolean;
+  /** Summary of who may call it (for Allow and the index): a capability, or 'public'. */
+  permission: string;
+  /** Name of the GraphQL operation it runs (operations/*.graphql). */
+  operation?: string;
+  /** Check run on the raw JSON body before anything else (media uploads and the like). */
+  handler: (req: GatewayRequest) => Promise<RouteResult>;
+}
+
+export interface RouteEntry {
+  namespace: string;
+  /** WordPress regex notation, e.g. /core/v2/posts/(?P<id>[\d]+) */
+  pattern: string;
+  endpoints: Endpoint[];
+  /** Help-context schema of the resource, shown by OPTIONS. */
+  schema?: () => unknown;
+}

@@ -1,0 +1,62 @@
+// Command line for scripted administration:
+//   npm run cli -- user create <login> <email> --role=<role> [--password=<pw>]
+//   npm run cli -- user application-password create <login> <app-name> [--porcelain]
+import { loadConfig } from '../src/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { openDb } from '../src/db/client.js';
+import { bootstrapSite } from '../src/site/bootstrap.js';
+import { createApplicationPassword, createUser } from '../src/auth/users.js';
+import { RestError } from '../src/errors.js';
+
+const USAGE = `usage:
+  cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
+  cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]`;
+
+function parse(argv: string[]) {
+  const positional: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (const arg of argv) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(arg);
+    if (m) flags[m[1]] = m[2] ?? true;
+    else positional.push(arg);
+  }
+  return { positional, flags };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { positional, flags } = parse(argv);
+  const config = loadConfig();
+  await migrate(config.databaseUrl);
+  const db = await openDb(config.databaseUrl);
+  try {
+    await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword });
+    const [noun, verb, ...rest] = positional;
+    if (noun === 'user' && verb === 'create' && rest.length === 2) {
+      const user = await createUser(db, {
+        login: rest[0], email: rest[1],
+        role: typeof flags.role === 'string' ? flags.role : undefined,
+        password: typeof flags.password === 'string' ? flags.password : undefined,
+        displayName: typeof flags['display-name'] === 'string' ? flags['display-name'] : undefined,
+      });
+      console.log(JSON.stringify(user));
+      return 0;
+    }
+    if (noun === 'user' && verb === 'application-password' && rest[0] === 'create' && rest.length === 3) {
+      const [, login, appName] = rest;
+      const user = await db.prisma.user.findFirst({ where: { OR: [{ login }, { email: login }] }, select: { id: true } });
+      if (!user) { console.error(`error: no user ${login}`); return 1; }
+      const created = await createApplicationPassword(db, user.id, appName, typeof flags['app-id'] === 'string' ? flags['app-id'] : '');
+      console.log(flags.porcelain ? created.password : JSON.stringify({ uuid: created.uuid, app_id: created.appId, name: created.name, created: created.created, password: created.password }));
+      return 0;
+    }
+    console.error(USAGE);
+    return 2;
+  } catch (err) {
+    if (err instanceof RestError) { console.error(`error: ${err.extensions.code}: ${err.message}`); return 1; }
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { console.error(err); process.exit(1); });

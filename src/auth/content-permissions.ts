@@ -1,0 +1,46 @@
+// WordPress's meta capabilities for content items (map_meta_cap: read_post, edit_post,
+// delete_post) and the REST controllers' read check, over a row's type/status/author.
+import type { Context } from '../context.js';
+import { capsForType } from './capabilities.js';
+
+export interface ContentAccessRow {
+  id: number;
+  type: string;
+  status: string;
+  authorId: number;
+  trashedStatus?: string;
+}
+
+const PUBLISHED = new Set(['publish', 'future']);
+
+function ownOrOthers(ctx: Context, row: ContentAccessRow, verb: 'edit' | 'delete'): boolean {
+  const caps = capsForType(row.type) as unknown as Record<string, string>;
+  const need: string[] = [];
+  if (ctx.viewer && row.authorId === ctx.viewer.id) {
+    const status = row.status === 'trash' ? row.trashedStatus ?? '' : row.status;
+    need.push(PUBLISHED.has(status) ? caps[`${verb}_published_posts`] : caps[`${verb}_posts`]);
+  } else {
+    need.push(caps[`${verb}_others_posts`]);
+    if (PUBLISHED.has(row.status)) need.push(caps[`${verb}_published_posts`]);
+    else if (row.status === 'private') need.push(caps[`${verb}_private_posts`]);
+  }
+  return need.every((cap) => ctx.can(cap));
+}
+
+export function canEditContent(ctx: Context, row: ContentAccessRow): boolean {
+  return ctx.viewer !== null && ownOrOthers(ctx, row, 'edit');
+}
+
+export function canDeleteContent(ctx: Context, row: ContentAccessRow): boolean {
+  return ctx.viewer !== null && ownOrOthers(ctx, row, 'delete');
+}
+
+/** The posts controller's check_read_permission. */
+export function canReadContent(ctx: Context, row: ContentAccessRow): boolean {
+  if (row.status === 'publish') return true;
+  if (row.status === 'private') {
+    if (!ctx.viewer) return false;
+    return row.authorId === ctx.viewer.id || ctx.can(capsForType(row.type).read_private_posts);
+  }
+  return canEditContent(ctx, row);
+}

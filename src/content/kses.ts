@@ -1,0 +1,74 @@
+// HTML filtering on save for callers without `unfiltered_html` (authors, contributors), close to
+// WordPress's kses: allowed elements and attributes only, event handlers dropped, a disallowed
+// URL scheme cut off (the rest of the value kept), the text of removed elements kept.
+import sanitizeHtml from 'sanitize-html';
+
+const COMMON = ['class', 'id', 'style', 'title', 'role', 'lang', 'dir', 'aria-*', 'data-*'];
+
+/** WordPress's $allowedposttags, abridged to the elements editors produce. */
+const POST_TAGS: Record<string, string[]> = {
+  a: ['href', 'rel', 'rev', 'name', 'target', 'download', 'hreflang'],
+  abbr: [], acronym: [], address: [], area: ['alt', 'coords', 'href', 'nohref', 'shape', 'target'],
+  article: [], aside: [], audio: ['autoplay', 'controls', 'loop', 'muted', 'preload', 'src'], b: [], bdo: [], big: [],
+  blockquote: ['cite'], br: [], button: ['disabled', 'name', 'type', 'value'], caption: ['align'], cite: [], code: [],
+  col: ['align', 'span', 'valign', 'width'], colgroup: ['align', 'span', 'valign', 'width'], del: ['datetime'], dd: [],
+  dfn: [], details: ['open'], div: ['align'], dl: [], dt: [], em: [], fieldset: [], figure: [], figcaption: [], font: ['color', 'face', 'size'],
+  footer: [], h1: ['align'], h2: ['align'], h3: ['align'], h4: ['align'], h5: ['align'], h6: ['align'], header: [], hgroup: [],
+  hr: ['align', 'noshade', 'size', 'width'], i: [], img: ['alt', 'align', 'border', 'height', 'hspace', 'loading', 'longdesc', 'vspace', 'src', 'usemap', 'width', 'srcset', 'sizes', 'decoding'],
+  ins: ['datetime', 'cite'], kbd: [], label: ['for'], legend: [], li: ['align', 'value'], main: [], map: ['name'], mark: [], menu: ['type'], nav: [],
+  object: ['data', 'type'], p: ['align'], pre: ['width'], q: ['cite'], rb: [], rp: [], rt: [], rtc: [], ruby: [], s: [], samp: [], span: ['align'], section: [],
+  small: [], strike: [], strong: [], sub: [], summary: [], sup: [], table: ['align', 'bgcolor', 'border', 'cellpadding', 'cellspacing', 'rules', 'summary', 'width'],
+  tbody: ['align', 'valign'], td: ['abbr', 'align', 'axis', 'bgcolor', 'colspan', 'headers', 'height', 'nowrap', 'rowspan', 'scope', 'valign', 'width'],
+  textarea: ['cols', 'rows', 'disabled', 'name', 'readonly'], tfoot: ['align', 'valign'], th: ['abbr', 'align', 'axis', 'bgcolor', 'colspan', 'headers', 'height', 'nowrap', 'rowspan', 'scope', 'valign', 'width'],
+  thead: ['align', 'valign'], time: ['datetime'], tr: ['align', 'bgcolor', 'valign'], track: ['default', 'kind', 'label', 'src', 'srclang'], tt: [], u: [], ul: ['type'], ol: ['start', 'type', 'reversed'], var: [],
+  video: ['autoplay', 'controls', 'height', 'loop', 'muted', 'playsinline', 'poster', 'preload', 'src', 'width'],
+};
+
+/** The small inline set WordPress allows in titles. */
+const TITLE_TAGS: Record<string, string[]> = {
+  a: ['href', 'title'], abbr: ['title'], acronym: ['title'], b: [], blockquote: ['cite'], cite: [], code: [], del: ['datetime'], em: [], i: [], q: ['cite'], s: [], strike: [], strong: [],
+};
+
+const SCHEMES = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
+const URL_ATTRS = ['href', 'src', 'cite', 'action', 'longdesc', 'usemap', 'poster', 'data'];
+
+/** kses cuts a disallowed scheme off and keeps what follows: href="javascript:alert(3)" → href="alert(3)". */
+function stripBadSchemes(_tag: string, attribs: sanitizeHtml.Attributes) {
+  for (const name of URL_ATTRS) {
+    const value = attribs[name];
+    if (value === undefined) continue;
+    let v = value;
+    for (let m = /^\s*([a-z][a-z0-9+.-]*)\s*:/i.exec(v); m && !SCHEMES.includes(m[1].toLowerCase()); m = /^\s*([a-z][a-z0-9+.-]*)\s*:/i.exec(v)) v = v.slice(m[0].length);
+    attribs[name] = v;
+  }
+  return { tagName: _tag, attribs };
+}
+
+function options(tags: Record<string, string[]>): sanitizeHtml.IOptions {
+  return {
+    allowedTags: Object.keys(tags),
+    allowedAttributes: Object.fromEntries(Object.entries(tags).map(([t, a]) => [t, [...a, ...COMMON]])),
+    allowedSchemes: SCHEMES,
+    allowedSchemesAppliedToAttributes: URL_ATTRS,
+    allowProtocolRelative: true,
+    disallowedTagsMode: 'discard',
+    nonTextTags: [],
+    transformTags: { '*': stripBadSchemes },
+    parser: { decodeEntities: false },
+  };
+}
+
+const POST = options(POST_TAGS);
+const TITLE = options(TITLE_TAGS);
+
+/** Keeps block comments (`<!-- wp:… -->`), which the sanitiser would drop with all comments. */
+export function filterPostHtml(html: string): string {
+  if (!html) return html;
+  const comments: string[] = [];
+  const guarded = html.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, (c) => `\u0000${comments.push(c) - 1}\u0000`);
+  return sanitizeHtml(guarded, POST).replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);
+}
+
+export function filterTitleHtml(html: string): string {
+  return html ? sanitizeHtml(html, TITLE) : html;
+}

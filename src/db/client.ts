@@ -1,0 +1,98 @@
+// The one database handle: a Prisma 7 client over a driver adapter (no native engine), with a
+// count of the SQL statements it sends (tests assert list routes stay at a fixed count) and a
+// change feed that tells every process when any process wrote.
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
+import { PrismaClient as PostgresClient } from '../generated/postgres/client.js';
+import { providerOf } from '../config.js';
+import { sqlitePath } from './migrate.js';
+
+/** Both generated clients share the models; the SQLite one's type stands for either. */
+export type Prisma = SqliteClient;
+export type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
+
+export interface Db {
+  prisma: Prisma;
+  provider: 'sqlite' | 'postgres';
+  /** SQL statements sent so far (read it before and after a request). */
+  readonly statements: number;
+  /** A number that changes whenever any process committed a write. */
+  version(): number;
+  /** Called by the domain after its own writes commit. */
+  changed(): void;
+  close(): Promise<void>;
+}
+
+type AnyAdapter = { queryRaw: Function; executeRaw: Function; startTransaction?: Function };
+
+/** Wraps an adapter factory so each statement, in or out of a transaction, is counted. */
+function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void): F {
+  const wrap = (target: AnyAdapter) => {
+    const q = target.queryRaw.bind(target);
+    const e = target.executeRaw.bind(target);
+    target.queryRaw = (...a: unknown[]) => (count(), q(...a));
+    target.executeRaw = (...a: unknown[]) => (count(), e(...a));
+    return target;
+  };
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = wrap((await connect()) as AnyAdapter);
+    const start = adapter.startTransaction?.bind(adapter);
+    if (start) adapter.startTransaction = async (...a: unknown[]) => wrap(await start(...a));
+    return adapter;
+  };
+  return factory;
+}
+
+export async function openDb(databaseUrl: string): Promise<Db> {
+  const provider = providerOf(databaseUrl);
+  let statements = 0;
+  let version = 0;
+  const count = () => void statements++;
+
+  if (provider === 'sqlite') {
+    const path = sqlitePath(databaseUrl);
+    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count);
+    const prisma = new SqliteClient({ adapter });
+    // SQLite bumps data_version when another connection commits; this connection is used only
+    // for that, so the service's own writes (through Prisma's connection) count as "another".
+    const watcher = path === ':memory:' ? null : new Database(path, { timeout: 10_000 });
+    const dataVersion = watcher?.prepare('PRAGMA data_version').pluck();
+    let seen = dataVersion?.get();
+    return {
+      prisma,
+      provider,
+      get statements() { return statements; },
+      version() {
+        const now = dataVersion?.get();
+        if (now !== seen) { seen = now; version++; }
+        return version;
+      },
+      changed() { version++; },
+      async close() { await prisma.$disconnect(); watcher?.close(); },
+    };
+  }
+
+  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count);
+  const prisma = new PostgresClient({ adapter }) as unknown as Prisma;
+  // Other processes announce their writes on a channel; this process bumps its version on each.
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  await listener.connect();
+  listener.on('notification', (n) => { if (n.payload !== String(process.pid)) version++; });
+  listener.on('error', () => { version++; });
+  await listener.query('LISTEN content_changed');
+  return {
+    prisma,
+    provider,
+    get statements() { return statements; },
+    version: () => version,
+    changed() {
+      version++;
+      listener.query(`NOTIFY content_changed, '${process.pid}'`).catch(() => {});
+    },
+    async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
+  };
+}

@@ -1,0 +1,26 @@
+// Expected failures carry WordPress's error code and HTTP status through GraphQL's extensions,
+// so REST and GraphQL clients see the same code for the same rule.
+import { GraphQLError } from 'graphql';
+
+export interface RestErrorExtensions {
+  code: string;
+  status: number;
+  /** Extra members of WordPress's `data` object (params, details, …). */
+  data?: Record<string, unknown>;
+}
+
+export class RestError extends GraphQLError {
+  declare extensions: RestErrorExtensions & Record<string, unknown>;
+  constructor(code: string, message: string, status: number, data?: Record<string, unknown>) {
+    super(message, { extensions: { code, status, ...(data ? { data } : {}) } });
+  }
+}
+
+export function restError(code: string, message: string, status: number, data?: Record<string, unknown>): RestError {
+  return new RestError(code, message, status, data);
+}
+
+/** WordPress's rest_authorization_required_code(): 401 for anonymous callers, 403 otherwise. */
+export function authStatus(loggedIn: boolean): number {
+  return loggedIn ? 403 : 401;
+}

@@ -1,0 +1,35 @@
+// The Pothos builder and its plugins; defines no domain types.
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import { GraphQLJSON, GraphQLLocalDateTime, GraphQLURL } from 'graphql-scalars';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+import type { Context } from '../context.js';
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: Context;
+  DefaultFieldNullability: false;
+  Scalars: {
+    LocalDateTime: { Input: string; Output: string };
+    URL: { Input: URL; Output: string | URL };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [PrismaPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+});
+
+builder.addScalarType('LocalDateTime', GraphQLLocalDateTime);
+builder.addScalarType('URL', GraphQLURL);
+builder.addScalarType('JSON', GraphQLJSON);
+
+builder.queryType({ description: 'Read access to the site and its content.' });
+builder.mutationType({ description: 'Changes to the site and its content.' });

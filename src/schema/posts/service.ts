@@ -1,0 +1,426 @@
+// Business rules for posts (and, through `type`, the other content kinds later): reading rules,
+// list filters, and transactional writes. REST and GraphQL both come through here.
+import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
+import type { Context } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import type { SiteSettings } from '../../site/options.js';
+import { setOption } from '../../site/options.js';
+import { restError, authStatus } from '../../errors.js';
+import { capsForType } from '../../auth/capabilities.js';
+import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
+import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
+import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
+import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
+
+type Where = PrismaNS.ContentWhereInput;
+type Row = { id: number; type: string; status: string; slug: string; parentId: number | null };
+
+export const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+export const FILTER_STATUSES = [...WRITE_STATUSES, 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'any'] as const;
+export const FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'] as const;
+/** Statuses `any` stands for: every status that is not excluded from search (trash, auto-draft). */
+const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
+
+/** Permalinks as WordPress with the /%postname%/ structure; unpublished items use ?p= links. */
+export function permalink(site: SiteSettings, row: Row): string {
+  if (row.type === 'post') return row.status === 'publish' || row.status === 'private' ? `${site.home}/${row.slug}/` : `${site.home}/?p=${row.id}`;
+  if (row.type === 'page') return row.status === 'publish' || row.status === 'private' ? `${site.home}/${row.slug}/` : `${site.home}/?page_id=${row.id}`;
+  return `${site.home}/?p=${row.id}`;
+}
+
+// ---------------------------------------------------------------- reading
+
+export interface ListFilter {
+  search?: string | null;
+  after?: string | null;
+  before?: string | null;
+  modifiedAfter?: string | null;
+  modifiedBefore?: string | null;
+  author?: number[] | null;
+  authorExclude?: number[] | null;
+  include?: number[] | null;
+  exclude?: number[] | null;
+  slug?: string[] | null;
+  status?: string[] | null;
+}
+
+export interface ListPaging {
+  page: number;
+  perPage: number;
+  offset?: number | null;
+  order: 'asc' | 'desc';
+  orderby: string;
+}
+
+/** Visibility of non-public statuses, as the posts controller's sanitize_post_statuses. */
+export function checkStatusFilter(ctx: Context, type: string, statuses: string[], defaultStatus: string): void {
+  const caps = capsForType(type);
+  for (const status of statuses) {
+    if (status === defaultStatus) continue;
+    if (ctx.can(caps.edit_posts) || (status === 'private' && ctx.can(caps.read_private_posts))) continue;
+    throw restError('rest_invalid_param', 'Invalid parameter(s): status', 400, {
+      params: { status: 'Status is forbidden.' },
+      details: { status: { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: authStatus(!!ctx.viewer) } } },
+    });
+  }
+}
+
+function boundDate(site: SiteSettings, value: string, param: string): Date {
+  const parsed = parseRestDate(value);
+  if (!parsed || parsed.impossible) {
+    throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
+      params: { [param]: 'Invalid date.' },
+      details: { [param]: { code: 'rest_invalid_date', message: 'Invalid date.', data: null } },
+    });
+  }
+  const { y, m, d, H, M, S } = parsed.fields;
+  const naive = new Date(Date.UTC(y, m - 1, d, H, M, S));
+  // Bounds compare against the site-local column; a given offset is converted to site time first.
+  return parsed.offsetMinutes === null ? naive : utcToLocal(site, new Date(naive.getTime() - parsed.offsetMinutes * 60_000));
+}
+
+export function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Where {
+  const and: Where[] = [{ type }];
+  const statuses = f.status?.length ? f.status : ['publish'];
+  and.push({ status: statuses.includes('any') ? { in: ANY_STATUSES } : { in: statuses } });
+  if (f.include?.length) and.push({ id: { in: f.include } });
+  if (f.exclude?.length) and.push({ id: { notIn: f.exclude } });
+  if (f.author?.length) and.push({ authorId: { in: f.author } });
+  if (f.authorExclude?.length) and.push({ authorId: { notIn: f.authorExclude } });
+  if (f.slug?.length) and.push({ slug: { in: f.slug } });
+  if (f.after) and.push({ date: { gt: boundDate(site, f.after, 'after') } });
+  if (f.before) and.push({ date: { lt: boundDate(site, f.before, 'before') } });
+  if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modified_after') } });
+  if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modified_before') } });
+  if (f.search) and.push(...searchWhere(ctx, f.search));
+  return { AND: and };
+}
+
+/** WordPress's search: every term must appear in the title, excerpt or content; `-term` must not. */
+function searchWhere(ctx: Context, search: string): Where[] {
+  const insensitive = ctx.db.provider === 'postgres' ? ({ mode: 'insensitive' } as const) : {};
+  const terms = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => m[1] ?? m[2]).filter(Boolean);
+  return terms.map((term) => {
+    const negate = term.startsWith('-') && term.length > 1;
+    const word = negate ? term.slice(1) : term;
+    const any: Where = { OR: (['title', 'excerpt', 'content'] as const).map((col) => ({ [col]: { contains: word, ...insensitive } })) };
+    return negate ? { NOT: any } : any;
+  });
+}
+
+export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelationInput[] {
+  const dir = paging.order;
+  const column: Record<string, keyof PrismaNS.ContentOrderByWithRelationInput> = {
+    date: 'date', id: 'id', modified: 'modified', title: 'title', slug: 'slug', author: 'authorId', parent: 'parentId', menu_order: 'menuOrder',
+  };
+  const key = column[paging.orderby] ?? 'date';
+  // WordPress adds no tie-break; the id keeps pages stable when dates repeat.
+  return key === 'id' ? [{ id: dir }] : [{ [key]: dir }, { id: dir }];
+}
+
+const totals = new Map<string, number>();
+
+/** X-WP-Total for a filter, cached until the next write anywhere. */
+export async function countContent(ctx: Context, where: Where): Promise<number> {
+  const key = `${ctx.db.version()}|${JSON.stringify(where)}`;
+  const hit = totals.get(key);
+  if (hit !== undefined) return hit;
+  const total = await ctx.prisma.content.count({ where });
+  if (totals.size > 2000) totals.clear();
+  totals.set(key, total);
+  return total;
+}
+
+export function readableRows<T extends { id: number; type: string; status: string; authorId: number }>(ctx: Context, rows: T[]): T[] {
+  return rows.filter((row) => canReadContent(ctx, row));
+}
+
+/** Loads one item for a route of `type`: 404 when missing or of another type. */
+export async function findContent(ctx: Context, type: string, id: number) {
+  const row = id > 0 ? await ctx.prisma.content.findUnique({ where: { id } }) : null;
+  if (!row || row.type !== type) throw restError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  return row;
+}
+
+/** The single-item read checks of the posts controller, in its order. */
+export async function checkReadItem(ctx: Context, type: string, id: number, context: string, password?: string | null) {
+  const row = await findContent(ctx, type, id);
+  if (context === 'edit' && !canEditContent(ctx, row)) {
+    throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(!!ctx.viewer));
+  }
+  if (password) {
+    if (row.password !== password) throw restError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+    ctx.offeredPasswords.set(row.id, password);
+  }
+  if (!canReadContent(ctx, row)) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
+  return row;
+}
+
+export function checkListContext(ctx: Context, type: string, context: string): void {
+  if (context === 'edit' && !ctx.can(capsForType(type).edit_posts)) {
+    throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(!!ctx.viewer));
+  }
+}
+
+// ---------------------------------------------------------------- writing
+
+export interface ContentInput {
+  date?: string | null;
+  dateGmt?: string | null;
+  slug?: string | null;
+  status?: string | null;
+  password?: string | null;
+  title?: string | null;
+  content?: string | null;
+  excerpt?: string | null;
+  author?: number | null;
+  featuredMedia?: number | null;
+  commentStatus?: string | null;
+  pingStatus?: string | null;
+  format?: string | null;
+  meta?: { footnotes?: string | null } | null;
+  sticky?: boolean | null;
+  template?: string | null;
+  categories?: number[] | null;
+  tags?: number[] | null;
+}
+
+function invalidParam(param: string, message: string, code = 'rest_invalid_param'): never {
+  throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
+    params: { [param]: message },
+    details: { [param]: { code, message, data: null } },
+  });
+}
+
+interface ResolvedDates { date: Date; dateGmt: Date; floating: boolean }
+
+/** Turns `date`/`date_gmt` input into the two stored forms; `date` wins, `null` means floating. */
+function resolveDates(site: SiteSettings, input: ContentInput): ResolvedDates | null | undefined {
+  const given = input.date !== undefined ? { value: input.date, gmt: false, param: 'date' } : input.dateGmt !== undefined ? { value: input.dateGmt, gmt: true, param: 'date_gmt' } : null;
+  if (!given) return undefined;
+  if (given.value === null) return null;
+  const parsed = parseRestDate(given.value);
+  if (!parsed) invalidParam(given.param, 'Invalid date.', 'rest_invalid_date');
+  if (parsed.impossible) throw restError('invalid_date', 'Invalid date.', 400);
+  const { y, m, d, H, M, S } = parsed.fields;
+  const naive = new Date(Date.UTC(y, m - 1, d, H, M, S));
+  if (given.gmt || parsed.offsetMinutes !== null) {
+    const utc = new Date(naive.getTime() - (parsed.offsetMinutes ?? 0) * 60_000);
+    return { date: utcToLocal(site, utc), dateGmt: utc, floating: false };
+  }
+  return { date: naive, dateGmt: localToUtc(site, naive), floating: false };
+}
+
+function nowDates(site: SiteSettings): { local: Date; gmt: Date } {
+  const gmt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  return { local: utcToLocal(site, gmt), gmt };
+}
+
+const FLOATING_STATUSES = new Set(['draft', 'pending', 'auto-draft']);
+
+async function checkTerms(tx: Tx, taxonomy: string, ids: number[], param: string): Promise<void> {
+  if (!ids.length) return;
+  const found = await tx.term.findMany({ where: { id: { in: ids }, taxonomy }, select: { id: true } });
+  const known = new Set(found.map((t) => t.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) invalidParam(param, `Invalid term ID ${unknown[0]} for ${param}.`, 'rest_term_invalid');
+}
+
+async function setTerms(tx: Tx, contentId: number, taxonomy: string, ids: number[]): Promise<void> {
+  await tx.termRelationship.deleteMany({ where: { contentId, taxonomy } });
+  const unique = [...new Set(ids)];
+  if (unique.length) await tx.termRelationship.createMany({ data: unique.map((termId, i) => ({ contentId, termId, taxonomy, termOrder: i })) });
+}
+
+async function refreshTermCounts(tx: Tx, termIds: number[]): Promise<void> {
+  for (const id of new Set(termIds)) {
+    const count = await tx.termRelationship.count({ where: { termId: id, content: { status: 'publish' } } });
+    await tx.term.update({ where: { id }, data: { count } });
+  }
+}
+
+/** Creates (id null) or updates a content item of `type`; returns its id. */
+export async function saveContent(ctx: Context, type: 'post' | 'page', id: number | null, input: ContentInput): Promise<number> {
+  const viewer = ctx.viewer;
+  const loggedIn = !!viewer;
+  const caps = capsForType(type);
+  const site = await ctx.site();
+  const existing = id === null ? null : await findContent(ctx, type, id);
+
+  // Permission checks, in the controller's order.
+  if (!existing) {
+    if (!viewer || !ctx.can(caps.edit_posts)) throw restError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
+  } else if (!canEditContent(ctx, existing)) {
+    throw restError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(loggedIn));
+  }
+  const authorId = input.author ?? existing?.authorId ?? viewer!.id;
+  if (input.author != null && input.author !== viewer!.id && input.author !== existing?.authorId && !ctx.can(caps.edit_others_posts)) {
+    throw restError('rest_cannot_edit_others', existing ? 'Sorry, you are not allowed to update posts as this user.' : 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
+  }
+  if (type === 'post' && input.sticky && !ctx.can(caps.edit_others_posts) && !ctx.can(caps.publish_posts)) {
+    throw restError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(loggedIn));
+  }
+
+  // Status: publishing needs the publish right; a trashed item given a status is restored.
+  let status = input.status ?? existing?.status ?? 'draft';
+  if (input.status && input.status !== existing?.status && ['publish', 'future', 'private'].includes(input.status) && !ctx.can(caps.publish_posts)) {
+    throw restError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', authStatus(loggedIn));
+  }
+  if (input.status && !(WRITE_STATUSES as readonly string[]).includes(input.status)) invalidParam('status', `status is not one of ${WRITE_STATUSES.join(', ')}.`, 'rest_not_in_enum');
+  if (input.format != null && !(FORMATS as readonly string[]).includes(input.format)) invalidParam('format', `format is not one of ${FORMATS.join(', ')}.`, 'rest_not_in_enum');
+  if (input.template != null && input.template !== '') invalidParam('template', `Invalid template: ${input.template}.`);
+  for (const [key, value] of [['comment_status', input.commentStatus], ['ping_status', input.pingStatus]] as const) {
+    if (value != null && value !== 'open' && value !== 'closed') invalidParam(key, `${key} is not one of open, closed.`, 'rest_not_in_enum');
+  }
+
+  // Without unfiltered_html the submitted HTML is filtered on save, as WordPress's kses does.
+  const filtered = !ctx.can('unfiltered_html');
+  const title = input.title != null ? (filtered ? filterTitleHtml(input.title) : input.title) : existing?.title ?? '';
+  const content = input.content != null ? (filtered ? filterPostHtml(input.content) : input.content) : existing?.content ?? '';
+  const excerpt = input.excerpt != null ? (filtered ? filterPostHtml(input.excerpt) : input.excerpt) : existing?.excerpt ?? '';
+  if (!existing && type === 'post' && !title && !content && !excerpt) {
+    throw restError('empty_content', 'Content, title, and excerpt are empty.', 400);
+  }
+  let password = input.password ?? existing?.password ?? '';
+  const wantsSticky = type === 'post' && (input.sticky ?? (existing ? site.stickyPosts.includes(existing.id) : false));
+  if (wantsSticky && password && (input.sticky || input.password)) {
+    throw restError('rest_invalid_field', input.password ? 'A sticky post can not be password protected.' : 'A password protected post can not be set to sticky.', 400);
+  }
+  if (status === 'private') password = '';
+
+  if (input.author != null && input.author !== existing?.authorId) {
+    const author = await ctx.prisma.user.findUnique({ where: { id: input.author }, select: { id: true } });
+    if (!author) throw restError('rest_invalid_author', 'Invalid author ID.', 400);
+  }
+  if (input.featuredMedia) {
+    const media = await ctx.prisma.content.findUnique({ where: { id: input.featuredMedia }, select: { type: true } });
+    if (media?.type !== 'attachment') throw restError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
+  }
+
+  // Dates: explicit, floating (drafts re-stamped on each save) or now.
+  const now = nowDates(site);
+  const resolved = resolveDates(site, input);
+  let date: Date, dateGmt: Date, floating: boolean;
+  if (resolved) ({ date, dateGmt, floating } = resolved);
+  else if (resolved === null || !existing || existing.dateFloating) {
+    floating = FLOATING_STATUSES.has(status);
+    date = now.local; dateGmt = now.gmt;
+  } else ({ date, dateGmt, floating } = { date: existing.date, dateGmt: existing.dateGmt, floating: false });
+  if (!FLOATING_STATUSES.has(status)) floating = false;
+  const ahead = dateGmt.getTime() - now.gmt.getTime();
+  if (status === 'publish' && ahead >= 60_000) status = 'future';
+  else if (status === 'future' && ahead < 60_000) status = 'publish';
+
+  const id2 = await ctx.prisma.$transaction(async (tx) => {
+    // Slug: drafts keep an empty one until published; a given slug is made unique at once.
+    const restoring = existing?.status === 'trash' && input.status;
+    let slug = input.slug != null ? sanitizeTitle(input.slug) : restoring ? existing.trashedSlug : existing?.slug ?? '';
+    if (!slug && !FLOATING_STATUSES.has(status)) slug = sanitizeTitle(title) || (existing ? String(existing.id) : '');
+    const taken = (candidate: string) =>
+      tx.content.count({ where: { type, slug: candidate, ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+    if (slug) slug = await uniqueSlug(slug, type, taken);
+
+    if (type === 'post') {
+      if (input.categories) await checkTerms(tx, 'category', input.categories, 'categories');
+      if (input.tags) await checkTerms(tx, 'post_tag', input.tags, 'tags');
+    }
+
+    const data = {
+      status, title, content, excerpt, password, slug, date, dateGmt, dateFloating: floating,
+      modified: now.local, modifiedGmt: now.gmt, authorId,
+      commentStatus: input.commentStatus ?? existing?.commentStatus ?? (type === 'page' ? 'closed' : site.defaultCommentStatus),
+      pingStatus: input.pingStatus ?? existing?.pingStatus ?? (type === 'page' ? 'closed' : site.defaultPingStatus),
+      format: type === 'post' ? input.format ?? existing?.format ?? 'standard' : '',
+      template: input.template ?? existing?.template ?? '',
+      featuredMedia: input.featuredMedia ?? existing?.featuredMedia ?? 0,
+      ...(restoring ? { trashedStatus: '', trashedSlug: '' } : {}),
+    };
+    let savedId: number;
+    if (existing) {
+      await tx.content.update({ where: { id: existing.id }, data });
+      savedId = existing.id;
+    } else {
+      const created = await tx.content.create({ data: { type, ...data } });
+      savedId = created.id;
+      await tx.content.update({ where: { id: savedId }, data: { guid: `${site.home}/?${type === 'page' ? 'page_id' : 'p'}=${savedId}` } });
+    }
+
+    const touchedTerms: number[] = [];
+    if (type === 'post') {
+      const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
+      const categories = input.categories ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []);
+      if (categories) await setTerms(tx, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : []);
+      if (input.tags) await setTerms(tx, savedId, 'post_tag', input.tags);
+      touchedTerms.push(...before, ...(categories ?? []), ...(input.tags ?? []));
+      await refreshTermCounts(tx, touchedTerms);
+    }
+
+    if (input.meta?.footnotes != null) {
+      await tx.postMeta.deleteMany({ where: { contentId: savedId, key: 'footnotes' } });
+      if (input.meta.footnotes !== '') await tx.postMeta.create({ data: { contentId: savedId, key: 'footnotes', value: input.meta.footnotes } });
+    }
+
+    if (type === 'post' && input.sticky != null) {
+      const sticky = new Set(site.stickyPosts);
+      if (input.sticky) sticky.add(savedId); else sticky.delete(savedId);
+      await setOption(tx, 'sticky_posts', [...sticky]);
+    }
+
+    // A snapshot after each update whose text differs from the newest revision (the first always).
+    if (existing) {
+      const latest = await tx.content.findFirst({ where: { parentId: savedId, type: 'revision' }, orderBy: { id: 'desc' }, select: { title: true, content: true, excerpt: true } });
+      if (!latest || latest.title !== title || latest.content !== content || latest.excerpt !== excerpt) {
+        await tx.content.create({
+          data: {
+            type: 'revision', status: 'inherit', parentId: savedId, authorId: viewer!.id, title, content, excerpt,
+            slug: `${savedId}-revision-v1`, date: now.local, dateGmt: now.gmt, modified: now.local, modifiedGmt: now.gmt,
+            commentStatus: 'closed', pingStatus: 'closed', format: '',
+          },
+        });
+      }
+    }
+    return savedId;
+  });
+  ctx.db.changed();
+  return id2;
+}
+
+/** DELETE: to the trash, or for good with `force`. Returns the id; the caller reads the record first. */
+export async function checkDelete(ctx: Context, type: string, id: number, force: boolean) {
+  const row = await findContent(ctx, type, id);
+  if (!canDeleteContent(ctx, row)) throw restError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(!!ctx.viewer));
+  if (!force && row.status === 'trash') throw restError('rest_already_trashed', 'The post has already been deleted.', 410);
+  return row;
+}
+
+export async function trashContent(ctx: Context, row: { id: number; status: string; slug: string }): Promise<void> {
+  const site = await ctx.site();
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.content.update({
+      where: { id: row.id },
+      data: { status: 'trash', trashedStatus: row.status, trashedSlug: row.slug, slug: row.slug ? `${row.slug}__trashed` : '', ...stampModified(site) },
+    });
+    const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
+    await refreshTermCounts(tx, terms.map((t) => t.termId));
+  });
+  ctx.db.changed();
+}
+
+export async function deleteContent(ctx: Context, id: number): Promise<void> {
+  const site = await ctx.site();
+  await ctx.prisma.$transaction(async (tx) => {
+    const terms = await tx.termRelationship.findMany({ where: { contentId: id }, select: { termId: true } });
+    await tx.content.deleteMany({ where: { parentId: id, type: { in: ['revision', 'autosave'] } } });
+    await tx.content.delete({ where: { id } });
+    await refreshTermCounts(tx, terms.map((t) => t.termId));
+    if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
+  });
+  ctx.db.changed();
+}
+
+function stampModified(site: SiteSettings) {
+  const now = nowDates(site);
+  return { modified: now.local, modifiedGmt: now.gmt };
+}
+
+export { formatWpDate };

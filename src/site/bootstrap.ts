@@ -1,0 +1,46 @@
+// First start: site options, the default category, the administrator and one application
+// password. Idempotent: an existing site is left as it is.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.js';
+import { setOption } from './options.js';
+import { hashApplicationPassword, hashLoginPassword, newApplicationPassword, randomPassword } from '../auth/passwords.js';
+
+export interface BootstrapResult {
+  created: boolean;
+  admin?: { login: string; password: string; applicationPassword: string; generatedPassword: boolean };
+}
+
+export async function bootstrapSite(db: Db, o: { siteUrl: string; adminUser: string; adminPassword?: string }): Promise<BootstrapResult> {
+  const prisma = db.prisma;
+  const existing = await prisma.option.findUnique({ where: { name: 'site_key' } });
+  if (existing) {
+    // The address may change between starts (another port, a proxy): follow the configuration.
+    await setOption(prisma, 'siteurl', o.siteUrl);
+    await setOption(prisma, 'home', o.siteUrl);
+    db.changed();
+    return { created: false };
+  }
+  const siteKey = randomBytes(32).toString('hex');
+  const password = o.adminPassword ?? randomPassword(20);
+  const applicationPassword = newApplicationPassword();
+  const passwordHash = await hashLoginPassword(password);
+  await prisma.$transaction(async (tx) => {
+    for (const [name, value] of Object.entries({ site_key: siteKey, siteurl: o.siteUrl, home: o.siteUrl, blogname: 'My Site', default_category: 1 })) {
+      await setOption(tx, name, value);
+    }
+    const category = await tx.term.upsert({
+      where: { taxonomy_slug: { taxonomy: 'category', slug: 'uncategorized' } },
+      create: { taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized' },
+      update: {},
+    });
+    await setOption(tx, 'default_category', category.id);
+    const admin = await tx.user.create({
+      data: { login: o.adminUser, email: `${o.adminUser}@example.invalid`, slug: o.adminUser.toLowerCase(), displayName: o.adminUser, role: 'administrator', passwordHash },
+    });
+    await tx.appPassword.create({
+      data: { uuid: randomUUID(), userId: admin.id, name: 'first start', hash: hashApplicationPassword(siteKey, applicationPassword) },
+    });
+  });
+  db.changed();
+  return { created: true, admin: { login: o.adminUser, password, applicationPassword, generatedPassword: !o.adminPassword } };
+}

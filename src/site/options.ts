@@ -1,0 +1,82 @@
+// Site settings live in the Option table (JSON values), as WordPress's wp_options. They are read
+// once per database version: any write anywhere re-reads them on the next request.
+import type { Db } from '../db/client.js';
+import type { SiteClock } from '../content/dates.js';
+
+export interface SiteSettings extends SiteClock {
+  name: string;
+  description: string;
+  /** Site URL (WordPress "siteurl"): where the service is reached. */
+  url: string;
+  /** Home URL: where the front end lives; permalinks are built from it. */
+  home: string;
+  pageForPosts: number;
+  pageOnFront: number;
+  showOnFront: string;
+  defaultCommentStatus: string;
+  defaultPingStatus: string;
+  defaultCategory: number;
+  stickyPosts: number[];
+  /** Key for application-password hashes; never leaves the server. */
+  siteKey: string;
+}
+
+export const OPTION_DEFAULTS: Record<string, unknown> = {
+  blogname: 'My Site',
+  blogdescription: '',
+  siteurl: '',
+  home: '',
+  gmt_offset: 0,
+  timezone_string: '',
+  page_for_posts: 0,
+  page_on_front: 0,
+  show_on_front: 'posts',
+  default_comment_status: 'open',
+  default_ping_status: 'open',
+  default_category: 1,
+  sticky_posts: [],
+  site_key: '',
+};
+
+let cached: { db: Db; version: number; settings: Promise<SiteSettings> } | undefined;
+
+export function siteSettings(db: Db): Promise<SiteSettings> {
+  const version = db.version();
+  if (cached && cached.db === db && cached.version === version) return cached.settings;
+  const settings = load(db);
+  cached = { db, version, settings };
+  settings.catch(() => { if (cached?.settings === settings) cached = undefined; });
+  return settings;
+}
+
+async function load(db: Db): Promise<SiteSettings> {
+  const rows = await db.prisma.option.findMany();
+  const o: Record<string, unknown> = { ...OPTION_DEFAULTS };
+  for (const row of rows) {
+    try { o[row.name] = JSON.parse(row.value); } catch { o[row.name] = row.value; }
+  }
+  const url = String(o.siteurl).replace(/\/+$/, '');
+  return {
+    name: String(o.blogname),
+    description: String(o.blogdescription),
+    url,
+    home: String(o.home || url).replace(/\/+$/, ''),
+    timezoneString: String(o.timezone_string ?? ''),
+    gmtOffset: Number(o.gmt_offset) || 0,
+    pageForPosts: Number(o.page_for_posts) || 0,
+    pageOnFront: Number(o.page_on_front) || 0,
+    showOnFront: String(o.show_on_front),
+    defaultCommentStatus: String(o.default_comment_status),
+    defaultPingStatus: String(o.default_ping_status),
+    defaultCategory: Number(o.default_category) || 0,
+    stickyPosts: Array.isArray(o.sticky_posts) ? o.sticky_posts.map(Number) : [],
+    siteKey: String(o.site_key),
+  };
+}
+
+type OptionWriter = { option: { upsert(args: { where: { name: string }; create: { name: string; value: string }; update: { value: string } }): Promise<unknown> } };
+
+export async function setOption(prisma: OptionWriter, name: string, value: unknown): Promise<void> {
+  const json = JSON.stringify(value);
+  await prisma.option.upsert({ where: { name }, create: { name, value: json }, update: { value: json } });
+}
