@@ -5,7 +5,8 @@
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
 //   (default 1) and --nocache=0 to skip the runs with CACHE_ENTRIES=0)
 //
-// Results: a table on stdout and bench/results-<db>.json.
+// Results: a table on stdout and bench/results-<db>.json. BENCH_SERVER_ENTRY replaces
+// gateway/main.ts (to try the harness against a stand-in).
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -226,26 +227,44 @@ interface Row {
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-function run(port: number, s: Scenario, duration: number): Promise<autocannon.Result> {
+interface Run { result: autocannon.Result; latencies: Float64Array }
+
+/** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
+async function run(port: number, s: Scenario, duration: number): Promise<Run> {
   const base = { url: `http://${HOST}:${port}`, connections: opts.connections, duration, timeout: 10 };
+  let instance: autocannon.Instance;
   if (s.fixed) {
     const { method, path, body } = s.fixed;
-    return Promise.resolve(autocannon({ ...base, requests: [{ method, path, body, headers: body ? JSON_HEADERS : {} }] }));
+    instance = autocannon({ ...base, requests: [{ method, path, body, headers: body ? JSON_HEADERS : {} }] });
+  } else {
+    const next = s.next!;
+    const first = next();
+    instance = autocannon({
+      ...base,
+      requests: [{
+        method: first.method,
+        path: first.path,
+        headers: first.body ? JSON_HEADERS : {},
+        setupRequest: (req) => {
+          const t = next();
+          return { ...req, method: t.method, path: t.path, body: t.body ?? '' };
+        },
+      }],
+    });
   }
-  const next = s.next!;
-  const first = next();
-  return Promise.resolve(autocannon({
-    ...base,
-    requests: [{
-      method: first.method,
-      path: first.path,
-      headers: first.body ? JSON_HEADERS : {},
-      setupRequest: (req) => {
-        const t = next();
-        return { ...req, method: t.method, path: t.path, body: t.body ?? '' };
-      },
-    }],
-  }));
+  let latencies = new Float64Array(1 << 16);
+  let n = 0;
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+    if (n === latencies.length) { const grown = new Float64Array(n * 2); grown.set(latencies); latencies = grown; }
+    latencies[n++] = ms;
+  });
+  const result = await instance;
+  return { result, latencies: latencies.subarray(0, n).sort() };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 async function measure(port: number, s: Scenario, server: Row['server'], rssOf: number): Promise<Row> {
@@ -266,14 +285,19 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     await run(port, s, opts.warmup);
   }
   if (tty) process.stdout.write(`\r  ${label.padEnd(30)} running ${opts.duration} s…      `);
-  const result = await run(port, s, opts.duration);
+  const { result, latencies } = await run(port, s, opts.duration);
   const rss = treeRss(rssOf);
+  let sum = 0;
+  for (const v of latencies) sum += v;
   const row: Row = {
     scenario: label,
     server,
     reqPerSec: result.requests.mean,
     reqPerSecStddev: result.requests.stddev,
-    latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    latencyMs: {
+      mean: latencies.length ? sum / latencies.length : 0,
+      p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: percentile(latencies, 100),
+    },
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -282,7 +306,7 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     rssMB: rss / 2 ** 20,
     check: check ?? 'ok',
   };
-  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 1)} ms  p99 ${fmt(row.latencyMs.p99, 1)} ms  non-2xx ${row.non2xx}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
+  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
   if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
   console.log(line);
   return row;
@@ -414,7 +438,8 @@ async function startService(databaseUrl: string, cacheEntries?: number): Promise
   };
   if (cacheEntries !== undefined) env.CACHE_ENTRIES = String(cacheEntries);
   const started = Date.now();
-  const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, 'gateway/main.ts', env);
+  const entry = process.env.BENCH_SERVER_ENTRY ?? 'gateway/main.ts';
+  const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, entry, env);
   await waitReady(proc, port, '/wp-json/');
   console.log(`started ${proc.name} on port ${port} with ${opts.workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { proc, port };
@@ -481,7 +506,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
 function printTable(kind: string, rows: Row[]): void {
   const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB'];
   const body = rows.map((r) => [
-    r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 1), fmt(r.latencyMs.p99, 1), String(r.non2xx), String(r.errors + r.timeouts),
+    r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), String(r.non2xx), String(r.errors + r.timeouts),
     r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(2)}×`, fmt(r.rssMB, 0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));

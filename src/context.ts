@@ -1,5 +1,6 @@
 // The per-request context: who is asking, what they may do, and lazily loaded site settings.
 // A fresh one is made for every request (Pothos caches per context object).
+import DataLoader from 'dataloader';
 import type { Db, Prisma } from './db/client.js';
 import { capabilitiesOf } from './auth/capabilities.js';
 import { siteSettings, type SiteSettings } from './site/options.js';
@@ -20,17 +21,25 @@ export interface Context {
   site(): Promise<SiteSettings>;
   /** Passwords offered for protected items on this request (`?password=`), by item id. */
   offeredPasswords: Map<number, string>;
+  /** A batch loader shared by every field of this request that names the same key. */
+  loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
 }
 
 export function createContext(db: Db, user: { id: number; login: string; role: string } | null): Context {
+  const loaders = new Map<string, DataLoader<unknown, unknown>>();
   const viewer = user ? { ...user, caps: capabilitiesOf(user.role) } : null;
-  let site: Promise<SiteSettings> | undefined;
   return {
     db,
     prisma: db.prisma,
     viewer,
     can: (cap) => viewer?.caps.has(cap) ?? false,
-    site: () => (site ??= siteSettings(db)),
+    // Not memoised here: settings follow the database version, so a write in this request shows.
+    site: () => siteSettings(db),
     offeredPasswords: new Map(),
+    loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>) {
+      let l = loaders.get(name) as DataLoader<K, V> | undefined;
+      if (!l) loaders.set(name, (l = new DataLoader<K, V>(batch)));
+      return l;
+    },
   };
 }

@@ -45,11 +45,9 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 function daysInMonth(y: number, m: number): number {
-  return new Date(Date.UTC(2000, m, 0)).getUTCDate() === 29 && m === 2
-    ? (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-      ? 29
-      : 28
-    : new Date(Date.UTC(2001, m, 0)).getUTCDate();
+  const d = new Date(0);
+  d.setUTCFullYear(y, m, 0);
+  return d.getUTCDate();
 }
 
 /** A Date whose UTC fields are the given ones (years 0–99 kept as such; overflow rolls over). */

@@ -33,8 +33,9 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   const wrap = (target: AnyAdapter) => {
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
-    target.queryRaw = (...a: unknown[]) => (count(), q(...a));
-    target.executeRaw = (...a: unknown[]) => (count(), e(...a));
+    const log = process.env.LOG_SQL === '1' ? (a: unknown[]) => console.log('[sql]', (a[0] as { sql: string }).sql) : null;
+    target.queryRaw = (...a: unknown[]) => (count(), log?.(a), q(...a));
+    target.executeRaw = (...a: unknown[]) => (count(), log?.(a), e(...a));
     return target;
   };
   const connect = factory.connect.bind(factory);

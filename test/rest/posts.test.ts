@@ -78,7 +78,7 @@ describe('PostCreate', () => {
   });
 
   it('applies the 401/403 rule to create and publish rights', async () => {
-    expect(isWpError(await create({ title: 'x' }, undefined), 401, 'rest_cannot_create')).toBe(true);
+    expect(isWpError(await site.req('POST', '/core/v2/posts', { json: { title: 'x' } }), 401, 'rest_cannot_create')).toBe(true);
     expect(isWpError(await create({ title: 'x' }, 'subscriber'), 403, 'rest_cannot_create')).toBe(true);
     expect(isWpError(await create({ title: 'x', status: 'publish' }, 'contributor'), 403, 'rest_cannot_publish')).toBe(true);
     expect((await create({ title: 'x', status: 'pending' }, 'contributor')).status).toBe(201);

@@ -118,16 +118,18 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
   return key === 'id' ? [{ id: dir }] : [{ [key]: dir }, { id: dir }];
 }
 
-const totals = new Map<string, number>();
+const totals = new Map<string, Promise<number>>();
 
-/** X-WP-Total for a filter, cached until the next write anywhere. */
-export async function countContent(ctx: Context, where: Where): Promise<number> {
+/** X-WP-Total for a filter, cached (in flight too) until the next write anywhere. */
+export function countContent(ctx: Context, where: Where): Promise<number> {
   const key = `${ctx.db.version()}|${JSON.stringify(where)}`;
-  const hit = totals.get(key);
-  if (hit !== undefined) return hit;
-  const total = await ctx.prisma.content.count({ where });
-  if (totals.size > 2000) totals.clear();
-  totals.set(key, total);
+  let total = totals.get(key);
+  if (!total) {
+    if (totals.size > 2000) totals.clear();
+    total = ctx.prisma.content.count({ where });
+    totals.set(key, total);
+    total.catch(() => totals.delete(key));
+  }
   return total;
 }
 

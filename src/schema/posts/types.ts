@@ -106,15 +106,23 @@ export const PostRef = builder.prismaObject('Content', {
     tags: t.intList({ description: 'Tag ids.', select: termSelect, resolve: (p) => p.terms.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId) }),
     viewerCanEdit: t.boolean({ description: 'Whether the caller may update this post.', resolve: (p, _a, ctx) => canEditContent(ctx, p) }),
     viewerCanDelete: t.boolean({ description: 'Whether the caller may delete this post.', resolve: (p, _a, ctx) => canDeleteContent(ctx, p) }),
-    revisionCount: t.relationCount('children', { description: 'Revisions and autosaves stored for the post.', where: { type: { in: ['revision', 'autosave'] } } }),
-    latestRevisionId: t.int({
-      nullable: true,
-      description: 'Id of the newest revision, if any.',
-      select: { children: { where: { type: 'revision' }, orderBy: { id: 'desc' }, take: 1, select: { id: true } } },
-      resolve: (p) => p.children[0]?.id ?? null,
-    }),
+    revisionCount: t.int({ description: 'Revisions and autosaves stored for the post.', resolve: async (p, _a, ctx) => (await revisionStats(ctx, p.id)).count }),
+    latestRevisionId: t.int({ nullable: true, description: 'Id of the newest revision, if any.', resolve: async (p, _a, ctx) => (await revisionStats(ctx, p.id)).latest }),
   }),
 });
+
+/** Revision count and newest revision of every post on the page, in one grouped query. */
+function revisionStats(ctx: Context, id: number) {
+  return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
+    const groups = await ctx.prisma.content.groupBy({
+      by: ['parentId', 'type'], where: { parentId: { in: [...ids] }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true },
+    });
+    return ids.map((pid) => {
+      const mine = groups.filter((g) => g.parentId === pid);
+      return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: mine.find((g) => g.type === 'revision')?._max.id ?? null };
+    });
+  }).load(id);
+}
 
 function text(raw: string, rendered: string, ctx: Context, row: Content): TextValue {
   return { raw, rendered, isProtected: false, showRaw: showsRaw(ctx, row), blockVersion: 0 };

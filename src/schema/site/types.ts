@@ -8,8 +8,8 @@ const Site = builder.objectRef<SiteSettings>('Site').implement({
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Site title.' }),
     description: t.exposeString('description', { description: 'Tagline.' }),
-    url: t.field({ type: 'URL', description: 'Address of the service.', resolve: (s) => s.url }),
-    home: t.field({ type: 'URL', description: 'Address of the front end.', resolve: (s) => s.home }),
+    url: t.exposeString('url', { description: 'Address of the service, without a trailing slash.' }),
+    home: t.exposeString('home', { description: 'Address of the front end, without a trailing slash.' }),
     gmtOffset: t.string({ description: 'Offset from UTC in hours, as a string ("0", "5.5", "-3").', resolve: (s) => gmtOffsetString(s) }),
     timezoneString: t.exposeString('timezoneString', { description: 'IANA time zone, or empty when a fixed offset is used.' }),
     pageForPosts: t.exposeInt('pageForPosts', { description: 'Id of the page that lists posts; 0 for none.' }),
