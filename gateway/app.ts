@@ -5,7 +5,7 @@ import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { schema } from '../src/schema/index.js';
 import { createContext } from '../src/context.js';
-import { authenticateBasic } from '../src/auth/authenticate.js';
+import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
 import { loadOperations } from './operations.js';
 import { createRunner } from './execute.js';
@@ -32,9 +32,9 @@ export function createApp(config: Config, db: Db) {
     landingPage: false,
     logging: false,
     context: async ({ request }) => {
-      const user = await authenticateBasic(db, request.headers.get('authorization') ?? undefined);
-      if (user instanceof RestError) throw user;
-      return createContext(db, user);
+      const identity = await authenticateRequest(db, { headers: request.headers });
+      if (identity instanceof RestError) throw identity;
+      return createContext(db, identity.user);
     },
   });
 

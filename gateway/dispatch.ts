@@ -2,7 +2,7 @@
 // run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
 import type { Db } from '../src/db/client.js';
 import { createContext, type Context } from '../src/context.js';
-import { authenticateBasic } from '../src/auth/authenticate.js';
+import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
 import type { GatewayRequest, Method, Params, RouteEntry, RouteResult, Endpoint } from './types.js';
 import { WpError, noRoute } from './errors.js';
@@ -18,6 +18,8 @@ export interface CoreRequest {
   url: string;
   headers: Headers;
   body: Buffer | null;
+  /** Client address, when known. */
+  ip?: string;
 }
 
 export interface CoreResponse {
@@ -150,10 +152,12 @@ export function createDispatcher(o: DispatcherOptions) {
 
     // Credentials first: bad ones are refused on every route, public ones included.
     let ctx: Context;
+    let authHeaders: Record<string, string> | undefined;
     try {
-      const user = await authenticateBasic(o.db, request.headers.get('authorization') ?? undefined);
-      if (user instanceof RestError) throw new WpError(user.extensions.code, user.message, user.extensions.status);
-      ctx = createContext(o.db, user);
+      const identity = await authenticateRequest(o.db, { headers: request.headers, query, ip: request.ip });
+      if (identity instanceof RestError) throw identity;
+      ctx = createContext(o.db, identity.user);
+      authHeaders = identity.headers;
     } catch (err) {
       return finish(request, null, query, errorResult(err), null);
     }
@@ -193,6 +197,7 @@ export function createDispatcher(o: DispatcherOptions) {
       const fields = parseFieldsParam(query._fields);
       const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
       const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
+      if (authHeaders) Object.assign(response.headers, authHeaders);
       if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
       return head ? { ...response, body: '' } : response;
     } catch (err) {

@@ -47,7 +47,7 @@ export function createHttpServer(app: App): Server {
     inFlight++;
     try {
       const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
-      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body });
+      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body, ip: req.socket.remoteAddress });
       res.writeHead(out.status, out.headers);
       res.end(out.body);
     } catch (err) {
