@@ -46,9 +46,18 @@ export function commonInput(p: Params): Record<string, unknown> {
 
 export function commonFilter(p: Params): Record<string, unknown> {
   return {
-    search: p.search || undefined, after: p.after, before: p.before, modifiedAfter: p.modified_after, modifiedBefore: p.modified_before,
+    search: p.search || undefined, searchColumns: p.search_columns, searchExact: p.search_semantics === 'exact' || undefined,
+    after: p.after, before: p.before, modifiedAfter: p.modified_after, modifiedBefore: p.modified_before,
     author: p.author, authorExclude: p.author_exclude, include: p.include, exclude: p.exclude, slug: p.slug, status: p.status,
   };
+}
+
+/** A taxonomy filter arrives as a list of ids or as {terms, operator, include_children}. */
+export function taxonomyFilter(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return { terms: value };
+  const v = value as { terms?: unknown; operator?: unknown; include_children?: unknown };
+  return { terms: v.terms ?? [], operator: v.operator, includeChildren: v.include_children };
 }
 
 export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[] {
@@ -69,7 +78,8 @@ export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[]
       if (p.orderby === 'include' && !(p.include as unknown[] | undefined)?.length) throw new WpError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
       const context = contextOf(p);
       const data = await run(`${o.op}sList`, context, {
-        filter: o.filter(p), context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby, withTotal: true,
+        filter: o.filter(p), context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby,
+        ignoreSticky: p.ignore_sticky, withTotal: true,
       }, req.ctx);
       const { total, totalPages, nodes } = data[o.listField];
       return {

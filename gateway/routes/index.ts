@@ -4,6 +4,7 @@ import type { RouteEntry } from '../types.js';
 import type { Runner } from '../execute.js';
 import { discoveryRoutes } from './discovery.js';
 import { postRoutes } from './posts.js';
+import { pageRoutes } from './pages.js';
 
 export interface TableOptions { namespaces: string[]; authorizationUrl: string }
 
@@ -12,6 +13,7 @@ export function buildRouteTable(run: Runner, o: TableOptions): RouteEntry[] {
   table.push(
     ...discoveryRoutes({ namespaces: o.namespaces, authorizationUrl: o.authorizationUrl, table: () => table }, run),
     ...postRoutes(run),
+    ...pageRoutes(run),
   );
   return table;
 }

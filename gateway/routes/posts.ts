@@ -2,7 +2,7 @@
 import type { RouteEntry } from '../types.js';
 import type { Runner } from '../execute.js';
 import { postCollectionArgs, postWriteArgs } from '../args/posts.js';
-import { commonFilter, commonInput, contentRoutes } from './content.js';
+import { commonFilter, commonInput, contentRoutes, taxonomyFilter } from './content.js';
 
 export function postRoutes(run: Runner): RouteEntry[] {
   return contentRoutes({
@@ -10,7 +10,11 @@ export function postRoutes(run: Runner): RouteEntry[] {
     collectionArgs: postCollectionArgs,
     writeArgs: postWriteArgs,
     taxonomies: [{ taxonomy: 'category', base: 'categories' }, { taxonomy: 'post_tag', base: 'tags' }],
-    filter: commonFilter,
+    filter: (p) => ({
+      ...commonFilter(p),
+      taxRelation: p.tax_relation, categories: taxonomyFilter(p.categories), categoriesExclude: taxonomyFilter(p.categories_exclude),
+      tags: taxonomyFilter(p.tags), tagsExclude: taxonomyFilter(p.tags_exclude), sticky: p.sticky, format: p.format,
+    }),
     input: (p) => {
       const input = commonInput(p);
       for (const [rest, gql] of [['format', 'format'], ['sticky', 'sticky'], ['categories', 'categories'], ['tags', 'tags']] as const) {

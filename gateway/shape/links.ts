@@ -6,7 +6,7 @@ type Item = Record<string, any>;
 type Link = Record<string, unknown> & { href: string };
 
 const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
-const HIDDEN = ['_revision_count', '_latest_revision', '_can_edit', '_can_delete'];
+const HIDDEN = ['_revision_count', '_latest_revision', '_can_edit', '_can_delete', '_parent'];
 
 /** Methods the caller may use on an item (self.targetHints.allow and the Allow header). */
 export function itemAllow(item: Item): Method[] {
@@ -38,6 +38,7 @@ export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
   links.replies = [{ embeddable: true, href: `${ns}/comments?post=${item.id}` }];
   if (item._revision_count !== undefined) links['version-history'] = [{ count: item._revision_count, href: `${self}/revisions` }];
   if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
+  if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${o.base}/${item._parent}` }];
   if (item.featured_media) links['wp:featuredmedia'] = [{ embeddable: true, href: `${ns}/media/${item.featured_media}` }];
   links['wp:attachment'] = [{ href: `${ns}/media?parent=${item.id}` }];
   if (o.taxonomies.length) links['wp:term'] = o.taxonomies.map((t) => ({ taxonomy: t.taxonomy, embeddable: true, href: `${ns}/${t.base}?post=${item.id}` }));

@@ -2,9 +2,8 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
 import './site/types.js';
-import './posts/types.js';
-import './posts/queries.js';
-import './posts/mutations.js';
+import './posts/index.js';
+import './pages/index.js';
 
 export const schema = builder.toSchema();
 

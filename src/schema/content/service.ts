@@ -10,6 +10,7 @@ import { capsForType } from '../../auth/capabilities.js';
 import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
 import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
+import { fullTextMatches, parseSearch, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
 
 type Where = PrismaNS.ContentWhereInput;
@@ -22,16 +23,21 @@ export const FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image',
 const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
 
 /** Permalinks as WordPress with the /%postname%/ structure; unpublished items use ?p= links. */
-export function permalink(site: SiteSettings, row: Row): string {
-  if (row.type === 'post') return row.status === 'publish' || row.status === 'private' ? `${site.home}/${row.slug}/` : `${site.home}/?p=${row.id}`;
-  if (row.type === 'page') return row.status === 'publish' || row.status === 'private' ? `${site.home}/${row.slug}/` : `${site.home}/?page_id=${row.id}`;
+export function permalink(site: SiteSettings, row: Row, ancestors: string[] = []): string {
+  const public_ = (row.status === 'publish' || row.status === 'private') && row.slug;
+  if (row.type === 'post') return public_ ? `${site.home}/${row.slug}/` : `${site.home}/?p=${row.id}`;
+  if (row.type === 'page') return public_ ? `${site.home}/${[...ancestors, row.slug].join('/')}/` : `${site.home}/?page_id=${row.id}`;
   return `${site.home}/?p=${row.id}`;
 }
 
 // ---------------------------------------------------------------- reading
 
+export interface TaxonomyFilter { terms?: number[] | null; operator?: string | null; includeChildren?: boolean | null }
+
 export interface ListFilter {
   search?: string | null;
+  searchColumns?: string[] | null;
+  searchExact?: boolean | null;
   after?: string | null;
   before?: string | null;
   modifiedAfter?: string | null;
@@ -42,6 +48,16 @@ export interface ListFilter {
   exclude?: number[] | null;
   slug?: string[] | null;
   status?: string[] | null;
+  taxRelation?: string | null;
+  categories?: TaxonomyFilter | null;
+  categoriesExclude?: TaxonomyFilter | null;
+  tags?: TaxonomyFilter | null;
+  tagsExclude?: TaxonomyFilter | null;
+  sticky?: boolean | null;
+  format?: string[] | null;
+  parent?: number[] | null;
+  parentExclude?: number[] | null;
+  menuOrder?: number | null;
 }
 
 export interface ListPaging {
@@ -50,6 +66,7 @@ export interface ListPaging {
   offset?: number | null;
   order: 'asc' | 'desc';
   orderby: string;
+  ignoreSticky?: boolean;
 }
 
 /** Visibility of non-public statuses, as the posts controller's sanitize_post_statuses. */
@@ -79,7 +96,39 @@ function boundDate(site: SiteSettings, value: string, param: string): Date {
   return parsed.offsetMinutes === null ? naive : utcToLocal(site, new Date(naive.getTime() - parsed.offsetMinutes * 60_000));
 }
 
-export function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Where {
+/** Category ids with all their descendants (include_children). */
+async function withDescendants(ctx: Context, taxonomy: string, ids: number[]): Promise<number[]> {
+  const all = await ctx.prisma.term.findMany({ where: { taxonomy }, select: { id: true, parentId: true } });
+  const result = new Set(ids);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const t of all) if (!result.has(t.id) && result.has(t.parentId)) { result.add(t.id); grew = true; }
+  }
+  return [...result];
+}
+
+async function taxonomyClauses(ctx: Context, f: ListFilter): Promise<Where[]> {
+  const clauses: Where[] = [];
+  const specs: [string, TaxonomyFilter | null | undefined, boolean][] = [
+    ['category', f.categories, false], ['category', f.categoriesExclude, true], ['post_tag', f.tags, false], ['post_tag', f.tagsExclude, true],
+  ];
+  for (const [taxonomy, spec, exclude] of specs) {
+    if (!spec?.terms?.length) continue;
+    const ids = spec.includeChildren ? await withDescendants(ctx, taxonomy, spec.terms) : spec.terms;
+    if (exclude) clauses.push({ NOT: { terms: { some: { termId: { in: ids } } } } });
+    else if (spec.operator === 'AND') clauses.push({ AND: spec.terms.map((id) => ({ terms: { some: { termId: id } } })) });
+    else clauses.push({ terms: { some: { termId: { in: ids } } } });
+  }
+  return clauses;
+}
+
+export interface ListQuery {
+  where: Where;
+  /** Relevance scores when a full-text search ran. */
+  scores: Map<number, number> | null;
+}
+
+export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Promise<ListQuery> {
   const and: Where[] = [{ type }];
   const statuses = f.status?.length ? f.status : ['publish'];
   and.push({ status: statuses.includes('any') ? { in: ANY_STATUSES } : { in: statuses } });
@@ -92,20 +141,23 @@ export function listWhere(ctx: Context, site: SiteSettings, type: string, f: Lis
   if (f.before) and.push({ date: { lt: boundDate(site, f.before, 'before') } });
   if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modified_after') } });
   if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modified_before') } });
-  if (f.search) and.push(...searchWhere(ctx, f.search));
-  return { AND: and };
-}
-
-/** WordPress's search: every term must appear in the title, excerpt or content; `-term` must not. */
-function searchWhere(ctx: Context, search: string): Where[] {
-  const insensitive = ctx.db.provider === 'postgres' ? ({ mode: 'insensitive' } as const) : {};
-  const terms = [...search.matchAll(/"([^"]+)"|(\S+)/g)].map((m) => m[1] ?? m[2]).filter(Boolean);
-  return terms.map((term) => {
-    const negate = term.startsWith('-') && term.length > 1;
-    const word = negate ? term.slice(1) : term;
-    const any: Where = { OR: (['title', 'excerpt', 'content'] as const).map((col) => ({ [col]: { contains: word, ...insensitive } })) };
-    return negate ? { NOT: any } : any;
-  });
+  if (f.parent?.length) and.push({ OR: [{ parentId: { in: f.parent.filter((p) => p > 0) } }, ...(f.parent.includes(0) ? [{ parentId: null }] : [])] });
+  if (f.parentExclude?.length) and.push({ NOT: { OR: [{ parentId: { in: f.parentExclude.filter((p) => p > 0) } }, ...(f.parentExclude.includes(0) ? [{ parentId: null }] : [])] } });
+  if (f.menuOrder != null) and.push({ menuOrder: f.menuOrder });
+  if (f.format?.length) and.push({ format: { in: f.format } });
+  if (f.sticky != null) {
+    const sticky = site.stickyPosts;
+    and.push(f.sticky ? { id: { in: sticky } } : { id: { notIn: sticky } });
+  }
+  const tax = await taxonomyClauses(ctx, f);
+  if (tax.length) and.push(f.taxRelation === 'OR' ? { OR: tax } : { AND: tax });
+  let scores: Map<number, number> | null = null;
+  if (f.search) {
+    const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
+    scores = (await fullTextMatches(ctx, type, parseSearch(f.search, !!f.searchExact), columns)) ?? new Map();
+    and.push({ id: { in: [...scores.keys()] } });
+  }
+  return { where: { AND: and }, scores };
 }
 
 export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelationInput[] {
@@ -116,6 +168,43 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
   const key = column[paging.orderby] ?? 'date';
   // WordPress adds no tie-break; the id keeps pages stable when dates repeat.
   return key === 'id' ? [{ id: dir }] : [{ [key]: dir }, { id: dir }];
+}
+
+/**
+ * The ids of one page when the order is not a column: the include/slug list order, relevance,
+ * or sticky posts first. Reads ids only; the page's records are fetched afterwards by id.
+ */
+export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<number[] | null> {
+  const dir = paging.order === 'asc' ? 1 : -1;
+  const slice = (ids: number[]) => ids.slice(skip, skip + paging.perPage);
+  if (paging.orderby === 'include' && filter.include?.length) {
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
+    const position = new Map(filter.include.map((id, i) => [id, i]));
+    return slice(rows.map((r) => r.id).sort((a, b) => position.get(a)! - position.get(b)!));
+  }
+  if (paging.orderby === 'include_slugs' && filter.slug?.length) {
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, slug: true } });
+    const position = new Map(filter.slug.map((s, i) => [s, i]));
+    return slice(rows.sort((a, b) => position.get(a.slug)! - position.get(b.slug)! || a.id - b.id).map((r) => r.id));
+  }
+  if (paging.orderby === 'relevance' && q.scores) {
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
+    return slice(rows.map((r) => r.id).sort((a, b) => dir * (q.scores!.get(a)! - q.scores!.get(b)!) || dir * (a - b)));
+  }
+  if (paging.ignoreSticky === false && site.stickyPosts.length) {
+    // Sticky posts among the matches come first, then the rest, each in the requested order.
+    const order = listOrder(paging);
+    const sticky = await ctx.prisma.content.findMany({ where: { AND: [q.where, { id: { in: site.stickyPosts } }] }, orderBy: order, select: { id: true } });
+    const head = sticky.slice(skip, skip + paging.perPage).map((r) => r.id);
+    const want = paging.perPage - head.length;
+    if (want <= 0) return head;
+    const rest = await ctx.prisma.content.findMany({
+      where: { AND: [q.where, { id: { notIn: site.stickyPosts } }] }, orderBy: order, select: { id: true },
+      skip: Math.max(0, skip - sticky.length), take: want,
+    });
+    return [...head, ...rest.map((r) => r.id)];
+  }
+  return null;
 }
 
 const totals = new Map<string, Promise<number>>();
@@ -185,6 +274,8 @@ export interface ContentInput {
   template?: string | null;
   categories?: number[] | null;
   tags?: number[] | null;
+  parent?: number | null;
+  menuOrder?: number | null;
 }
 
 function invalidParam(param: string, message: string, code = 'rest_invalid_param'): never {
@@ -294,6 +385,16 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     const author = await ctx.prisma.user.findUnique({ where: { id: input.author }, select: { id: true } });
     if (!author) throw restError('rest_invalid_author', 'Invalid author ID.', 400);
   }
+  // Pages: a page made its own parent is stored with no parent (WordPress answers 200);
+  // any other parent must be an existing page.
+  let parentId = existing?.parentId ?? null;
+  if (type === 'page' && input.parent != null) {
+    parentId = input.parent === 0 || input.parent === existing?.id ? null : input.parent;
+    if (parentId) {
+      const parent = await ctx.prisma.content.findUnique({ where: { id: parentId }, select: { type: true } });
+      if (parent?.type !== 'page') throw restError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
+    }
+  }
   if (input.featuredMedia) {
     const media = await ctx.prisma.content.findUnique({ where: { id: input.featuredMedia }, select: { type: true } });
     if (media?.type !== 'attachment') throw restError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
@@ -318,8 +419,9 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     const restoring = existing?.status === 'trash' && input.status;
     let slug = input.slug != null ? sanitizeTitle(input.slug) : restoring ? existing.trashedSlug : existing?.slug ?? '';
     if (!slug && !FLOATING_STATUSES.has(status)) slug = sanitizeTitle(title) || (existing ? String(existing.id) : '');
+    // Posts: unique per type; pages: per type and parent.
     const taken = (candidate: string) =>
-      tx.content.count({ where: { type, slug: candidate, ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+      tx.content.count({ where: { type, slug: candidate, ...(type === 'page' ? { parentId } : {}), ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
     if (slug) slug = await uniqueSlug(slug, type, taken);
 
     if (type === 'post') {
@@ -335,6 +437,8 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
       format: type === 'post' ? input.format ?? existing?.format ?? 'standard' : '',
       template: input.template ?? existing?.template ?? '',
       featuredMedia: input.featuredMedia ?? existing?.featuredMedia ?? 0,
+      parentId,
+      menuOrder: type === 'page' ? input.menuOrder ?? existing?.menuOrder ?? 0 : 0,
       ...(restoring ? { trashedStatus: '', trashedSlug: '' } : {}),
     };
     let savedId: number;

@@ -1,0 +1,154 @@
+// Queries and mutations of a post-like type, from one definition: posts and pages (media later).
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../builder.js';
+import { restError } from '../../errors.js';
+import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
+import { ContentListFilter, type PageInput, type PostInput } from './inputs.js';
+import type { PrismaObjectRef } from '@pothos/plugin-prisma';
+import type PrismaTypes from '../../generated/pothos-types.js';
+
+type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
+import {
+  checkDelete, checkListContext, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
+  orderedPageIds, readableRows, saveContent, trashContent,
+  type ContentInput, type ListFilter, type ListPaging,
+} from './service.js';
+
+interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null }
+
+export interface ContentTypeDefinition {
+  type: 'post' | 'page';
+  /** GraphQL names: Post → post, posts, createPost, PostList … */
+  name: string;
+  plural: string;
+  /** The variant's object ref (every variant of Content has the same shape). */
+  ref: ContentRef;
+  input: typeof PostInput | typeof PageInput;
+}
+
+export function defineContentType(d: ContentTypeDefinition): void {
+  const lower = d.name[0].toLowerCase() + d.name.slice(1);
+  const List = builder.objectRef<ListShape>(`${d.name}List`).implement({
+    description: `One page of ${d.plural} with the totals of the whole filtered list.`,
+    fields: (t) => ({
+      total: t.int({ description: `${d.name}s matching the filter (before per-item visibility is applied).`, resolve: (l, _a, ctx) => countContent(ctx, l.where) }),
+      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((await countContent(ctx, l.where)) / l.paging.perPage) }),
+      nodes: t.prismaField({
+        type: [d.ref],
+        description: `The ${d.plural} of this page that the caller may read.`,
+        resolve: async (query, l, _a, ctx) => {
+          if (l.ids) {
+            const rows = await ctx.prisma.content.findMany({ ...query, where: { id: { in: l.ids } } });
+            const byId = new Map(rows.map((r) => [r.id, r]));
+            return readableRows(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean));
+          }
+          return readableRows(ctx, await ctx.prisma.content.findMany({ ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
+        },
+      }),
+    }),
+  });
+
+  builder.queryFields((t) => ({
+    [lower]: t.prismaField({
+      type: d.ref,
+      description: `One ${lower} by id.`,
+      args: {
+        id: t.arg.int({ required: true, description: 'Id.' }),
+        context: t.arg.string({ required: false, defaultValue: 'view', description: `view, embed or edit (edit needs the right to edit the ${lower}).` }),
+        password: t.arg.string({ required: false, description: `The ${lower} password, to see protected content.` }),
+      },
+      resolve: async (query, _root, args, ctx) => {
+        const row = await checkReadItem(ctx, d.type, args.id, args.context ?? 'view', args.password);
+        return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
+      },
+    }),
+    [d.plural]: t.field({
+      type: List,
+      description: `A page of ${d.plural}, newest first by default.`,
+      args: {
+        filter: t.arg({ type: ContentListFilter, required: false, description: 'Filters.' }),
+        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit.' }),
+        page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
+        perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
+        offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
+        order: t.arg.string({ required: false, defaultValue: 'desc', description: 'asc or desc.' }),
+        orderby: t.arg.string({ required: false, defaultValue: 'date', description: 'author, date, id, include, include_slugs, modified, parent, relevance, slug, title (pages: menu_order).' }),
+        ignoreSticky: t.arg.boolean({ required: false, defaultValue: true, description: 'Posts: false puts the sticky posts among the matches first.' }),
+      },
+      resolve: async (_root, args, ctx) => {
+        const filter = (args.filter ?? {}) as ListFilter;
+        checkListContext(ctx, d.type, args.context ?? 'view');
+        checkStatusFilter(ctx, d.type, filter.status ?? [], 'publish');
+        const page = args.page ?? 1;
+        const perPage = args.perPage ?? 10;
+        if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);
+        if (args.orderby === 'relevance' && !filter.search) throw restError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+        if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
+        const site = await ctx.site();
+        const q = await listWhere(ctx, site, d.type, filter);
+        const skip = args.offset ?? (page - 1) * perPage;
+        if (page > 1) {
+          const total = await countContent(ctx, q.where);
+          if (total > 0 && page > Math.ceil(total / perPage)) {
+            throw restError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+          }
+        }
+        const ids = await orderedPageIds(ctx, site, q, paging, filter, skip);
+        return { where: q.where, paging, skip, ids };
+      },
+    }),
+  }));
+
+  const DeleteResult = builder.objectRef<{ deleted: boolean; previous: unknown }>(`${d.name}DeleteResult`).implement({
+    description: `A ${lower} deleted for good, with the record as it was.`,
+    fields: (t) => ({
+      deleted: t.boolean({ description: 'Always true.', resolve: (r) => r.deleted }),
+      previous: t.field({ type: d.ref, description: `The ${lower} before deletion.`, resolve: (r) => r.previous as never }),
+    }),
+  });
+
+  builder.mutationFields((t) => ({
+    [`create${d.name}`]: t.prismaField({
+      type: d.ref,
+      description: `Creates a ${lower} (status draft unless given).`,
+      args: { input: t.arg({ type: d.input, required: true, description: 'Fields.' }) },
+      resolve: async (query, _root, args, ctx) => {
+        const id = await saveContent(ctx, d.type, null, args.input as ContentInput);
+        return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id } });
+      },
+    }),
+    [`update${d.name}`]: t.prismaField({
+      type: d.ref,
+      description: `Updates some fields of a ${lower}.`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }), input: t.arg({ type: d.input, required: true, description: 'Fields to change.' }) },
+      resolve: async (query, _root, args, ctx) => {
+        const id = await saveContent(ctx, d.type, args.id as number, args.input as ContentInput);
+        return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id } });
+      },
+    }),
+    [`trash${d.name}`]: t.prismaField({
+      type: d.ref,
+      description: `Moves a ${lower} to the trash and returns it.`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }) },
+      resolve: async (query, _root, args, ctx) => {
+        const row = await checkDelete(ctx, d.type, args.id as number, false);
+        await trashContent(ctx, row);
+        return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
+      },
+    }),
+    [`delete${d.name}`]: t.field({
+      type: DeleteResult,
+      description: `Deletes a ${lower}, its revisions and its term assignments for good.`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }) },
+      resolve: async (_root, args, ctx, info) => {
+        const row = await checkDelete(ctx, d.type, args.id as number, true);
+        // The record as it was is read with the caller's selection before it goes.
+        const query = queryFromInfo({ context: ctx, info, path: ['previous'], typeName: d.name });
+        const previous = await ctx.prisma.content.findUniqueOrThrow({ ...(query as object), where: { id: row.id } });
+        await deleteContent(ctx, row.id);
+        return { deleted: true, previous };
+      },
+    }),
+  }));
+}
