@@ -10,6 +10,7 @@ import { isJsonType, parseJsonBody, parseQueryString } from './params.js';
 import { sanitizeValue, validateValue } from './validate.js';
 import { allowedMethods, routeData } from './discovery.js';
 import { applyFields, parseFieldsParam } from './shape/fields.js';
+import { embedLinks, parseEmbedParam } from './shape/embed.js';
 import type { ResponseCache } from './cache.js';
 
 export interface CoreRequest {
@@ -195,6 +196,10 @@ export function createDispatcher(o: DispatcherOptions) {
       const gatewayRequest: GatewayRequest = { method: method as Method, path, params, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams };
       const result = await endpoint.handler(gatewayRequest);
       const fields = parseFieldsParam(query._fields);
+      const embed = parseEmbedParam(query._embed);
+      if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
+        await embedLinks(result.body, embed, (href) => subRequest(href, ctx));
+      }
       const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
       const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
       if (authHeaders) Object.assign(response.headers, authHeaders);
@@ -203,6 +208,27 @@ export function createDispatcher(o: DispatcherOptions) {
     } catch (err) {
       const response = finish(request, ctx, query, errorResult(err), null);
       return head ? { ...response, body: '' } : response;
+    }
+  }
+
+  /** A GET inside this request (for _embed): same caller, context=embed, no totals. */
+  async function subRequest(href: string, ctx: Context): Promise<{ status: number; body: unknown }> {
+    try {
+      if (!href.startsWith(root)) throw noRoute();
+      const url = new URL(href);
+      const path = '/' + url.pathname.slice(new URL(root).pathname.length).replace(/\/+$/, '');
+      const matched = match(path);
+      const endpoint = matched?.route.endpoints.find((e) => e.methods.includes('GET'));
+      if (!matched || !endpoint) throw noRoute();
+      const query = parseQueryString(url.search);
+      const params: Params = { ...matched.pathParams, ...query, context: 'embed' };
+      if (!matched.route.pattern.includes('(?P<')) params.per_page ??= '100';
+      validateParams(endpoint, params);
+      const result = await endpoint.handler({ method: 'GET', path, params, pathParams: matched.pathParams, headers: new Headers(), ctx, root, query: url.searchParams, embedded: true });
+      return { status: result.status, body: result.body };
+    } catch (err) {
+      const { status, body } = errorResult(err);
+      return { status, body };
     }
   }
 

@@ -25,6 +25,8 @@ export interface GatewayRequest {
   root: string;
   /** The original query, for paging links. */
   query: URLSearchParams;
+  /** Set on the sub-requests of `_embed`: no totals are needed. */
+  embedded?: boolean;
 }
 
 export interface RouteResult {

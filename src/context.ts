@@ -10,6 +10,8 @@ export interface Viewer {
   login: string;
   role: string;
   caps: ReadonlySet<string>;
+  /** The application password this request signed in with (introspection), if any. */
+  appPasswordUuid?: string;
 }
 
 export interface Context {
@@ -25,7 +27,7 @@ export interface Context {
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
 }
 
-export function createContext(db: Db, user: { id: number; login: string; role: string } | null): Context {
+export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null): Context {
   const loaders = new Map<string, DataLoader<unknown, unknown>>();
   const viewer = user ? { ...user, caps: capabilitiesOf(user.role) } : null;
   return {

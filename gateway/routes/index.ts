@@ -5,6 +5,7 @@ import type { Runner } from '../execute.js';
 import { discoveryRoutes } from './discovery.js';
 import { postRoutes } from './posts.js';
 import { pageRoutes } from './pages.js';
+import { termRoutes } from './terms.js';
 
 export interface TableOptions { namespaces: string[]; authorizationUrl: string }
 
@@ -14,6 +15,7 @@ export function buildRouteTable(run: Runner, o: TableOptions): RouteEntry[] {
     ...discoveryRoutes({ namespaces: o.namespaces, authorizationUrl: o.authorizationUrl, table: () => table }, run),
     ...postRoutes(run),
     ...pageRoutes(run),
+    ...termRoutes(run),
   );
   return table;
 }

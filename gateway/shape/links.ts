@@ -35,7 +35,7 @@ export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
     about: [{ href: `${ns}/types/${o.type}` }],
   };
   if (item.author) links.author = [{ embeddable: true, href: `${ns}/users/${item.author}` }];
-  links.replies = [{ embeddable: true, href: `${ns}/comments?post=${item.id}` }];
+  // No `replies`: the service has no comments route for it to point at.
   if (item._revision_count !== undefined) links['version-history'] = [{ count: item._revision_count, href: `${self}/revisions` }];
   if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
   if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${o.base}/${item._parent}` }];

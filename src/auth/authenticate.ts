@@ -5,10 +5,13 @@ import { restError, type RestError } from '../errors.js';
 import { hashApplicationPassword } from './passwords.js';
 import { siteSettings } from '../site/options.js';
 
-export interface AuthenticatedUser { id: number; login: string; role: string; appPasswordId: number }
+export interface AuthenticatedUser { id: number; login: string; role: string; appPasswordId: number; appPasswordUuid: string }
+
+/** WordPress records an application password's use at most once a day (record_application_password_usage). */
+export const USAGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** Returns the user, null when no Basic credentials were sent, or the error to answer with. */
-export async function authenticateBasic(db: Db, authorization: string | undefined): Promise<AuthenticatedUser | null | RestError> {
+export async function authenticateBasic(db: Db, authorization: string | undefined, ip?: string): Promise<AuthenticatedUser | null | RestError> {
   if (!authorization) return null;
   const match = /^Basic\s+(.+)$/i.exec(authorization.trim());
   if (!match) return null; // other schemes are ignored: the request runs anonymously
@@ -20,10 +23,11 @@ export async function authenticateBasic(db: Db, authorization: string | undefine
   const { siteKey } = await siteSettings(db);
   const found = await db.prisma.appPassword.findUnique({
     where: { hash: hashApplicationPassword(siteKey, password) },
-    select: { id: true, user: { select: { id: true, login: true, email: true, role: true } } },
+    select: { id: true, uuid: true, lastUsed: true, user: { select: { id: true, login: true, email: true, role: true } } },
   });
   if (found && (found.user.login === login || found.user.email.toLowerCase() === login.toLowerCase())) {
-    return { id: found.user.id, login: found.user.login, role: found.user.role, appPasswordId: found.id };
+    await recordUsage(db, found.id, found.lastUsed, ip);
+    return { id: found.user.id, login: found.user.login, role: found.user.role, appPasswordId: found.id, appPasswordUuid: found.uuid };
   }
   const byEmail = login.includes('@');
   const user = await db.prisma.user.findFirst({ where: byEmail ? { email: login } : { login }, select: { id: true } });
@@ -33,6 +37,26 @@ export async function authenticateBasic(db: Db, authorization: string | undefine
       : restError('invalid_username', `<strong>Error:</strong> The username <strong>${escapeHtml(login)}</strong> is not registered on this site. If you are unsure of your username, try your email address instead.`, 401);
   }
   return restError('incorrect_password', 'The provided password is an invalid application password.', 401);
+}
+
+/**
+ * Sets last_used / last_ip when the stored use is older than a day, so a busy client costs one
+ * write a day, not one per request. The condition is repeated in the update, so concurrent
+ * requests write once. Not announced as a content change: cached anonymous answers don't show it.
+ */
+async function recordUsage(db: Db, id: number, lastUsed: Date | null, ip: string | undefined): Promise<void> {
+  const now = Date.now();
+  if (lastUsed && now - lastUsed.getTime() < USAGE_INTERVAL_MS) return;
+  const cutoff = new Date(now - USAGE_INTERVAL_MS);
+  await db.prisma.appPassword.updateMany({
+    where: { id, OR: [{ lastUsed: null }, { lastUsed: { lt: cutoff } }] },
+    data: { lastUsed: new Date(now), lastIp: ip ? normaliseIp(ip) : null },
+  });
+}
+
+/** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is recorded as 127.0.0.1. */
+export function normaliseIp(ip: string): string {
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
 }
 
 function escapeHtml(s: string): string {

@@ -1,0 +1,124 @@
+// core/v2/categories and core/v2/tags
+import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry } from '../types.js';
+import type { Runner } from '../execute.js';
+import type { RestContext } from '../operations.js';
+import { contextArg } from '../args/common.js';
+import { pagingHeaders } from '../shape/paging.js';
+
+interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; hierarchical: boolean }
+
+function collectionArgs(t: TaxonomyRoute): Record<string, ArgDef> {
+  const args: Record<string, ArgDef> = {
+    context: contextArg(),
+    page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
+    per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
+    search: { description: 'Limit results to those matching a string.', type: 'string' },
+    exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
+    include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
+  };
+  if (!t.hierarchical) args.offset = { description: 'Offset the result set by a specific number of items.', type: 'integer' };
+  Object.assign(args, {
+    order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'asc', enum: ['asc', 'desc'] },
+    orderby: { description: 'Sort collection by term attribute.', type: 'string', default: 'name', enum: ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] },
+    hide_empty: { description: 'Whether to hide terms not assigned to any posts.', type: 'boolean', default: false },
+  });
+  if (t.hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
+  args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer', default: null };
+  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'array', items: { type: 'string' } };
+  return args;
+}
+
+function writeArgs(t: TaxonomyRoute, create: boolean): Record<string, ArgDef> {
+  const args: Record<string, ArgDef> = {
+    description: { description: 'HTML description of the term.', type: 'string' },
+    name: { description: 'HTML title for the term.', type: 'string', ...(create ? { required: true } : {}) },
+    slug: { description: 'An alphanumeric identifier for the term unique to its type.', type: 'string' },
+  };
+  if (t.hierarchical) args.parent = { description: 'The parent term ID.', type: 'integer' };
+  args.meta = { description: 'Meta fields.', type: 'object', properties: {} };
+  return args;
+}
+
+const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'integer' };
+
+function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, any>) {
+  const ns = `${req.root}core/v2`;
+  const links: Record<string, unknown[]> = {
+    self: [{ href: `${ns}/${t.base}/${item.id}` }],
+    collection: [{ href: `${ns}/${t.base}` }],
+    about: [{ href: `${ns}/taxonomies/${t.taxonomy}` }],
+  };
+  if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${t.base}/${item._parent}` }];
+  links['wp:post_type'] = [{ href: `${ns}/posts?${t.base}=${item.id}` }];
+  links.curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+  const { _parent, ...rest } = item;
+  return { ...rest, _links: links };
+}
+
+function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
+  const ctxOf = (p: Params) => (p.context as RestContext) ?? 'view';
+  const input = (p: Params) => {
+    const out: Record<string, unknown> = {};
+    for (const [rest, gql] of [['name', 'name'], ['slug', 'slug'], ['description', 'description'], ['parent', 'parent']] as const) if (p[rest] !== undefined) out[gql] = p[rest];
+    return out;
+  };
+  const manage: Endpoint['permission'] = 'manage_categories';
+  const list: Endpoint = {
+    methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.list}List`, args: collectionArgs(t),
+    async handler(req) {
+      const p = req.params;
+      const context = ctxOf(p);
+      const data = await run(`${t.list}List`, context, {
+        filter: { search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, parent: p.parent, post: p.post ?? undefined, hideEmpty: p.hide_empty },
+        context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby, withTotal: !req.embedded,
+      }, req.ctx);
+      const { total, totalPages, nodes } = data[t.list[0].toLowerCase() + t.list.slice(1)];
+      return {
+        status: 200, body: nodes.map((n: Record<string, unknown>) => termLinks(req, t, n)),
+        headers: req.embedded ? {} : pagingHeaders(`${req.root}core/v2/${t.base}`, req.query, p.page as number, total, totalPages),
+      };
+    },
+  };
+  const create: Endpoint = {
+    methods: ['POST'], allowBatch: true, permission: manage, operation: `${t.op}Create`, args: writeArgs(t, true),
+    async handler(req) {
+      const data = await run(`${t.op}Create`, 'edit', { input: input(req.params) }, req.ctx);
+      const item = data[`create${t.op}`];
+      return { status: 201, body: termLinks(req, t, item), headers: { Location: `${req.root}core/v2/${t.base}/${item.id}` } };
+    },
+  };
+  const get: Endpoint = {
+    methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.op}Get`, args: { id: idArg, context: contextArg() },
+    async handler(req) {
+      const data = await run(`${t.op}Get`, ctxOf(req.params), { id: Number(req.params.id) }, req.ctx);
+      return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()]) };
+    },
+  };
+  const update: Endpoint = {
+    methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: manage, operation: `${t.op}Update`, args: { id: idArg, ...writeArgs(t, false) },
+    async handler(req) {
+      const data = await run(`${t.op}Update`, 'edit', { id: Number(req.params.id), input: input(req.params) }, req.ctx);
+      return { status: 200, body: termLinks(req, t, data[`update${t.op}`]) };
+    },
+  };
+  const remove: Endpoint = {
+    methods: ['DELETE'], allowBatch: true, permission: manage, operation: `${t.op}Delete`,
+    args: { id: idArg, force: { type: 'boolean', default: false, description: 'Required to be true, as terms do not support trashing.' } },
+    async handler(req) {
+      const data = await run(`${t.op}Delete`, 'edit', { id: Number(req.params.id), force: req.params.force }, req.ctx);
+      const { deleted, previous } = data[`delete${t.op}`];
+      return { status: 200, body: { deleted, previous: termLinks(req, t, previous) } };
+    },
+  };
+  return [
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}`, endpoints: [list, create] },
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}/(?P<id>[\\d]+)`, endpoints: [get, update, remove] },
+  ];
+}
+
+export function termRoutes(run: Runner): RouteEntry[] {
+  return [
+    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true }, run),
+    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false }, run),
+  ];
+}

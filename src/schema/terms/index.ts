@@ -1,0 +1,173 @@
+// Categories (hierarchical) and tags: variants of the Term model with their queries and mutations.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../builder.js';
+import { restError } from '../../errors.js';
+import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
+import type { Context } from '../../context.js';
+import { deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const termFields = (t: any, taxonomy: Taxonomy) => ({
+  id: t.exposeInt('id', { description: 'Unique identifier.' }),
+  count: t.exposeInt('count', { description: 'Published posts carrying the term.' }),
+  description: t.exposeString('description', { description: 'HTML description.' }),
+  link: t.field({
+    type: 'URL', description: 'Archive URL of the term.',
+    resolve: async (term: Term, _a: unknown, ctx: Context) => {
+      const home = (await ctx.site()).home;
+      const path = taxonomy === 'category' ? [...(await termAncestorSlugs(ctx, term.parentId)), term.slug].join('/') : term.slug;
+      return `${home}/${taxonomy === 'category' ? 'category' : 'tag'}/${path}/`;
+    },
+  }),
+  name: t.exposeString('name', { description: 'Display name.' }),
+  slug: t.exposeString('slug', { description: 'URL-safe name, unique in the taxonomy.' }),
+  taxonomy: t.exposeString('taxonomy', { description: `Always "${taxonomy}".` }),
+  meta: t.field({ type: 'JSON', description: 'Registered meta values (none are registered: an empty list).', resolve: () => [] }),
+});
+
+export const CategoryRef = builder.prismaObject('Term', {
+  variant: 'Category',
+  description: 'A post category; categories form a tree.',
+  fields: (t) => ({ ...termFields(t, 'category'), parent: t.exposeInt('parentId', { description: 'Parent category id; 0 for none.' }) }),
+});
+
+export const TagRef = builder.prismaObject('Term', {
+  variant: 'Tag',
+  description: 'A post tag.',
+  fields: (t) => termFields(t, 'post_tag'),
+});
+
+const TermListFilter = builder.inputType('TermListFilter', {
+  description: 'Filters of a term list; every one optional.',
+  fields: (t) => ({
+    search: t.string({ required: false, description: 'Part of the name or slug.' }),
+    include: t.intList({ required: false, description: 'Only these ids.' }),
+    exclude: t.intList({ required: false, description: 'Not these ids.' }),
+    slug: t.stringList({ required: false, description: 'Only these slugs.' }),
+    parent: t.int({ required: false, description: 'Categories: only children of this category (0 for top level).' }),
+    post: t.int({ required: false, description: 'Only terms assigned to this post.' }),
+    hideEmpty: t.boolean({ required: false, description: 'Leave out terms no published post carries.' }),
+  }),
+});
+
+const TermInputType = builder.inputType('TermInput', {
+  description: 'Writable fields of a term.',
+  fields: (t) => ({
+    name: t.string({ required: false, description: 'Display name (required on create).' }),
+    slug: t.string({ required: false, description: 'URL-safe name; made unique.' }),
+    description: t.string({ required: false, description: 'HTML description.' }),
+    parent: t.int({ required: false, description: 'Categories: parent category id; 0 for none.' }),
+  }),
+});
+
+interface ListShape { where: PrismaNS.TermWhereInput; orderBy: PrismaNS.TermOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; filter: TermFilter }
+
+function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef) {
+  const lower = name.toLowerCase();
+  const List = builder.objectRef<ListShape>(`${name}List`).implement({
+    description: `One page of ${plural} with the totals of the whole filtered list.`,
+    fields: (t) => ({
+      total: t.int({ description: 'Terms matching the filter.', resolve: (l, _a, ctx) => ctx.prisma.term.count({ where: l.where }) }),
+      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((await ctx.prisma.term.count({ where: l.where })) / l.take) }),
+      nodes: t.prismaField({
+        type: [ref], description: `The ${plural} of this page.`,
+        resolve: async (query, l, _a, ctx) => {
+          // One post's terms (what _embed asks for, once per post): batched across the request.
+          const only = l.filter;
+          if (only.post != null && !l.ids && Object.values({ ...only, post: null }).every((v) => v == null || (Array.isArray(v) && !v.length))) {
+            return ctx.loader<number, Term[]>(`termsOfPost:${taxonomy}:${JSON.stringify(query)}`, async (posts) => {
+              const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy, contents: { some: { contentId: { in: [...posts] } } } }, include: { ...(query as { include?: object }).include, contents: { where: { contentId: { in: [...posts] } }, select: { contentId: true } } }, orderBy: l.orderBy } as never) as unknown as (Term & { contents: { contentId: number }[] })[];
+              return posts.map((p) => rows.filter((r) => r.contents.some((c) => c.contentId === p)).slice(l.skip, l.skip + l.take));
+            }).load(only.post);
+          }
+          if (l.ids) {
+            const rows = await ctx.prisma.term.findMany({ ...query, where: { id: { in: l.ids } } });
+            return l.ids.map((id) => rows.find((r) => r.id === id)!).filter(Boolean);
+          }
+          return ctx.prisma.term.findMany({ ...query, where: l.where, orderBy: l.orderBy, skip: l.skip, take: l.take });
+        },
+      }),
+    }),
+  });
+
+  builder.queryFields((t) => ({
+    [lower]: t.prismaField({
+      type: ref, description: `One ${lower} by id.`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }) },
+      resolve: async (query, _r, args, ctx) => {
+        await findTerm(ctx, taxonomy, args.id);
+        return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      },
+    }),
+    [plural]: t.field({
+      type: List, description: `A page of ${plural}, by name by default.`,
+      args: {
+        filter: t.arg({ type: TermListFilter, required: false, description: 'Filters.' }),
+        page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
+        perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
+        offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
+        order: t.arg.string({ required: false, defaultValue: 'asc', description: 'asc or desc.' }),
+        orderby: t.arg.string({ required: false, defaultValue: 'name', description: 'id, include, name, slug, include_slugs, term_group, description or count.' }),
+        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit.' }),
+      },
+      resolve: async (_r, args, ctx) => {
+        if (args.context === 'edit' && !ctx.can('manage_categories')) {
+          throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', ctx.viewer ? 403 : 401);
+        }
+        const filter = (args.filter ?? {}) as TermFilter;
+        const take = args.perPage ?? 10;
+        const page = args.page ?? 1;
+        const skip = args.offset ?? (page - 1) * take;
+        const where = termWhere(taxonomy, filter);
+        if (page > 1) {
+          const total = await ctx.prisma.term.count({ where });
+          if (total > 0 && page > Math.ceil(total / take)) throw restError('rest_term_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+        }
+        const order = args.order === 'desc' ? 'desc' : 'asc';
+        const ids = await orderedTermIds(ctx, where, args.orderby ?? 'name', filter, skip, take);
+        return { where, orderBy: termOrder(args.orderby ?? 'name', order), skip, take, ids, filter };
+      },
+    }),
+  }));
+
+  const DeleteResult = builder.objectRef<{ deleted: boolean; previous: unknown }>(`${name}DeleteResult`).implement({
+    description: `A ${lower} deleted for good, with the record as it was.`,
+    fields: (t) => ({
+      deleted: t.boolean({ description: 'Always true.', resolve: (r) => r.deleted }),
+      previous: t.field({ type: ref, description: 'The term before deletion.', resolve: (r) => r.previous as never }),
+    }),
+  });
+
+  builder.mutationFields((t) => ({
+    [`create${name}`]: t.prismaField({
+      type: ref, description: `Creates a ${lower}.`,
+      args: { input: t.arg({ type: TermInputType, required: true, description: 'Fields.' }) },
+      resolve: async (query, _r, args, ctx) => {
+        const id = await saveTerm(ctx, taxonomy, null, args.input as TermInput);
+        return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id } });
+      },
+    }),
+    [`update${name}`]: t.prismaField({
+      type: ref, description: `Updates a ${lower}.`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }), input: t.arg({ type: TermInputType, required: true, description: 'Fields to change.' }) },
+      resolve: async (query, _r, args, ctx) => {
+        const id = await saveTerm(ctx, taxonomy, args.id as number, args.input as TermInput);
+        return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id } });
+      },
+    }),
+    [`delete${name}`]: t.field({
+      type: DeleteResult, description: `Deletes a ${lower} for good (terms have no trash: force must be true).`,
+      args: { id: t.arg.int({ required: true, description: 'Id.' }), force: t.arg.boolean({ required: false, defaultValue: false, description: 'Must be true.' }) },
+      resolve: async (_r, args, ctx, info) => {
+        const term = await deleteTerm(ctx, taxonomy, args.id as number, !!args.force);
+        const query = queryFromInfo({ context: ctx, info, path: ['previous'], typeName: name });
+        const previous = await ctx.prisma.term.findUniqueOrThrow({ ...(query as object), where: { id: term.id } });
+        await removeTerm(ctx, taxonomy, term.id);
+        return { deleted: true, previous };
+      },
+    }),
+  }));
+}
+
+defineTaxonomy('category', 'Category', 'categories', CategoryRef);
+defineTaxonomy('post_tag', 'Tag', 'tags', TagRef);
