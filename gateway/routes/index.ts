@@ -5,6 +5,7 @@ import type { Runner } from '../execute.js';
 import { discoveryRoutes } from './discovery.js';
 import { postRoutes } from './posts.js';
 import { pageRoutes } from './pages.js';
+import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
 
 export interface TableOptions { namespaces: string[]; authorizationUrl: string }
@@ -16,6 +17,8 @@ export function buildRouteTable(run: Runner, o: TableOptions): RouteEntry[] {
     ...postRoutes(run),
     ...pageRoutes(run),
     ...termRoutes(run),
+    ...userRoutes(run),
+    ...applicationPasswordRoutes(run),
   );
   return table;
 }

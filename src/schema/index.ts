@@ -4,6 +4,8 @@ import { builder } from './builder.js';
 import './site/types.js';
 import './posts/index.js';
 import './pages/index.js';
+import './users/index.js';
+import './application-passwords/index.js';
 import './terms/index.js';
 
 export const schema = builder.toSchema();
