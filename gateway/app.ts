@@ -13,6 +13,7 @@ import { buildRouteTable } from './routes/index.js';
 import { namespacesFor } from './config.js';
 import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
 import { createResponseCache } from './cache.js';
+import { createAdminHandler } from './admin/authorize.js';
 
 export type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -32,28 +33,34 @@ export function createApp(config: Config, db: Db) {
     landingPage: false,
     logging: false,
     context: async ({ request }) => {
-      const identity = await authenticateRequest(db, { headers: request.headers });
+      const query = Object.fromEntries(new URL(request.url).searchParams);
+      const identity = await authenticateRequest(db, { headers: request.headers, query });
       if (identity instanceof RestError) throw identity;
       return createContext(db, identity.user);
     },
   });
+
+  const admin = createAdminHandler(config, db);
+  /** The sign-in and authorize-application pages (HTML), under ADMIN_PATH. */
+  const isAdmin = (url: URL) => url.pathname.startsWith(config.adminPath + '/');
 
   const isRest = (url: URL) =>
     url.pathname === config.restPrefix || url.pathname.startsWith(config.restPrefix + '/') ||
     ((url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.has('rest_route'));
 
   /** Fetch-style entry: REST goes to the dispatcher, /graphql to yoga. */
-  async function fetch(request: Request): Promise<Response> {
+  async function fetch(request: Request, ip?: string): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === '/graphql') return yoga.fetch(request);
+    if (isAdmin(url)) return admin(request, ip);
     const body = request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
     if (!isRest(url)) return new Response('Not found', { status: 404 });
-    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body });
+    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, ip });
     return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
   }
 
   return {
-    config, db, table, operations, yoga, cache, fetch, isRest,
+    config, db, table, operations, yoga, cache, fetch, isRest, isAdmin, admin,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     root: dispatcher.root,
   };

@@ -29,12 +29,32 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** The HTML sign-in pages: low traffic, so they go through a fetch Request. */
+async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
+    const request = new Request(new URL(req.url ?? '/', app.config.siteUrl), { method: req.method, headers: toHeaders(req), body: body ? new Uint8Array(body) : null });
+    const out = await app.admin(request, req.socket.remoteAddress);
+    const headers: Record<string, string | string[]> = {};
+    out.headers.forEach((value, name) => { if (name !== 'set-cookie') headers[name] = value; });
+    const cookies = out.headers.getSetCookie();
+    if (cookies.length) headers['set-cookie'] = cookies;
+    res.writeHead(out.status, headers);
+    res.end(req.method === 'HEAD' ? undefined : Buffer.from(await out.arrayBuffer()));
+  } catch (err) {
+    console.error(err);
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
+    res.end('The server could not answer this request.');
+  }
+}
+
 export function createHttpServer(app: App): Server {
   let inFlight = 0;
   const limit = app.config.maxInFlight;
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return void app.yoga(req, res);
+    if (app.isAdmin(url)) return void serveAdmin(app, req, res);
     if (!app.isRest(url)) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Not found');
       return;
