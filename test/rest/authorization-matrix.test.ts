@@ -1,0 +1,188 @@
+// Who may call what: anonymous and the five roles × every route and method of the route table.
+// The table is read from the running app, so a new route joins the matrix by itself and fails
+// it until its expectations are declared below (one line per route and method group).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, type TestSite, type TestUser } from '../helpers/app.js';
+import { ROLES, type Role } from '../../src/auth/capabilities.js';
+import { createApplicationPassword, createUser } from '../../src/auth/users.js';
+import type { Method } from '../../gateway/types.js';
+
+type Who = 'anonymous' | Role;
+const WHO: Who[] = ['anonymous', ...ROLES];
+
+/** An expected answer: "201", or "403 rest_cannot_create" (status and WordPress code). */
+type Answer = string;
+interface Cell {
+  expect: Record<Who, Answer>;
+  /** JSON body for writes; `n` makes values unique per cell. */
+  body?: (n: number) => Record<string, unknown>;
+  query?: () => string;
+}
+
+const all = (answer: Answer): Cell => ({ expect: Object.fromEntries(WHO.map((w) => [w, answer])) as Record<Who, Answer> });
+/** `roles` get `ok`; everyone else is refused with `code`: 401 anonymous, 403 signed in. */
+const only = (ok: Answer, roles: readonly Role[], code: string): Cell => ({
+  expect: Object.fromEntries(WHO.map((w) => [w, w !== 'anonymous' && roles.includes(w) ? ok : `${w === 'anonymous' ? 401 : 403} ${code}`])) as Record<Who, Answer>,
+});
+/** Every signed-in role gets `ok`; anonymous gets `anon`. */
+const signedIn = (ok: Answer, anon: Answer): Cell => ({ expect: Object.fromEntries(WHO.map((w) => [w, w === 'anonymous' ? anon : ok])) as Record<Who, Answer> });
+const with_ = (cell: Cell, extra: Omit<Cell, 'expect'>): Cell => ({ ...cell, ...extra });
+
+const ADMIN: Role[] = ['administrator'];
+const EDITORS: Role[] = ['administrator', 'editor'];
+const WRITERS: Role[] = ['administrator', 'editor', 'author', 'contributor'];
+const ID = '(?P<id>[\\d]+)';
+const USER_ID = '(?P<user_id>(?:[\\d]+|me))';
+const UUID = '(?P<uuid>[\\w\\-]+)';
+const write = (n: number) => ({ title: `Matrix ${n}` });
+
+// Keys: "METHOD[|METHOD…] pattern". Placeholders are filled from FIXTURES.
+const EXPECTATIONS: Record<string, Cell> = {
+  'GET /': all('200'),
+  'GET /oembed/1.0': all('200'),
+  'GET /forms/v1': all('200'),
+  'GET /widgets/v1': all('200'),
+  'GET /core/v2': all('200'),
+  'GET /site-health/v1': all('200'),
+  'GET /block-editor/v1': all('200'),
+  'GET /abilities/v1': all('200'),
+
+  'GET /core/v2/posts': all('200'),
+  'POST /core/v2/posts': with_(only('201', WRITERS, 'rest_cannot_create'), { body: write }),
+  [`GET /core/v2/posts/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/posts/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
+  [`DELETE /core/v2/posts/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
+
+  'GET /core/v2/pages': all('200'),
+  'POST /core/v2/pages': with_(only('201', EDITORS, 'rest_cannot_create'), { body: write }),
+  [`GET /core/v2/pages/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/pages/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
+  [`DELETE /core/v2/pages/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
+
+  'GET /core/v2/categories': all('200'),
+  'POST /core/v2/categories': with_(only('201', EDITORS, 'rest_cannot_create'), { body: (n) => ({ name: `Category ${n}` }) }),
+  [`GET /core/v2/categories/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/categories/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_update'), { body: (n) => ({ name: `Renamed ${n}` }) }),
+  [`DELETE /core/v2/categories/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
+
+  'GET /core/v2/tags': all('200'),
+  'POST /core/v2/tags': with_(only('201', EDITORS, 'rest_cannot_create'), { body: (n) => ({ name: `Tag ${n}` }) }),
+  [`GET /core/v2/tags/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_update'), { body: (n) => ({ name: `Renamed tag ${n}` }) }),
+  [`DELETE /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
+
+  // The target of users/{id} is a subscriber with no published content: only administrators see it.
+  'GET /core/v2/users': all('200'),
+  'POST /core/v2/users': with_(only('201', ADMIN, 'rest_cannot_create_user'), { body: (n) => ({ username: `made${n}`, email: `made${n}@example.test`, password: 'pw' }) }),
+  [`GET /core/v2/users/${ID}`]: only('200', ADMIN, 'rest_user_cannot_view'),
+  [`POST|PUT|PATCH /core/v2/users/${ID}`]: with_(only('200', ADMIN, 'rest_cannot_edit'), { body: (n) => ({ name: `Name ${n}` }) }),
+  [`DELETE /core/v2/users/${ID}`]: with_(only('200', ADMIN, 'rest_user_cannot_delete'), { query: () => `force=true&reassign=${fx.admin}` }),
+  'GET /core/v2/users/me': signedIn('200', '401 rest_not_logged_in'),
+  'POST|PUT|PATCH /core/v2/users/me': with_(signedIn('200', '401 rest_not_logged_in'), { body: (n) => ({ description: `About ${n}` }) }),
+  // Callers of DELETE users/me are fresh users of the role (the administrator deletes themself).
+  'DELETE /core/v2/users/me': with_({ expect: { ...only('200', ADMIN, 'rest_user_cannot_delete').expect, anonymous: '401 rest_not_logged_in' } }, { query: () => `force=true&reassign=${fx.admin}` }),
+
+  // Application passwords of another user (a subscriber): only administrators (edit_user).
+  [`GET /core/v2/users/${USER_ID}/application-passwords`]: only('200', ADMIN, 'rest_cannot_list_application_passwords'),
+  [`POST /core/v2/users/${USER_ID}/application-passwords`]: with_(only('201', ADMIN, 'rest_cannot_create_application_passwords'), { body: (n) => ({ name: `App ${n}` }) }),
+  [`DELETE /core/v2/users/${USER_ID}/application-passwords`]: only('200', ADMIN, 'rest_cannot_delete_application_passwords'),
+  [`GET /core/v2/users/${USER_ID}/application-passwords/introspect`]: only('200', [], 'rest_cannot_introspect_app_password_for_non_authenticated_user'),
+  [`GET /core/v2/users/${USER_ID}/application-passwords/${UUID}`]: only('200', ADMIN, 'rest_cannot_read_application_password'),
+  [`POST|PUT|PATCH /core/v2/users/${USER_ID}/application-passwords/${UUID}`]: with_(only('200', ADMIN, 'rest_cannot_edit_application_password'), { body: (n) => ({ name: `Renamed app ${n}` }) }),
+  [`DELETE /core/v2/users/${USER_ID}/application-passwords/${UUID}`]: only('200', ADMIN, 'rest_cannot_delete_application_password'),
+};
+
+/** Cells whose caller is a fresh user of the role rather than the shared one. */
+const FRESH_CALLER = new Set(['DELETE /core/v2/users/me']);
+
+let site: TestSite;
+let serial = 0;
+const fx = { admin: 0, other: 0 };
+
+// Placeholder fillers, keyed "<segment before the placeholder>:<name>"; each cell gets fresh
+// fixtures (made by the administrator), so writes and deletes never disturb another cell.
+const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<string>> = {
+  'posts:id': async () => String((await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
+  'pages:id': async () => String((await site.req('POST', '/core/v2/pages', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
+  'categories:id': async () => String((await site.req('POST', '/core/v2/categories', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
+  'tags:id': async () => String((await site.req('POST', '/core/v2/tags', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
+  'users:id': async () => String((await newUser('subscriber')).id),
+  'users:user_id': async () => String(fx.other),
+  'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,
+};
+
+async function newUser(role: Role): Promise<TestUser> {
+  const login = `fx${++serial}`;
+  const user = await createUser(site.db, { login, email: `${login}@example.test`, role, password: 'pw' });
+  const { password } = await createApplicationPassword(site.db, user.id, 'matrix');
+  return { id: user.id, login, role, password, auth: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64') };
+}
+
+async function fill(pattern: string): Promise<string> {
+  const filled: Record<string, string> = {};
+  let path = pattern;
+  for (const m of pattern.matchAll(/\/([^/()]+)\/\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)/g)) {
+    const key = `${m[1]}:${m[2]}`;
+    const make = FIXTURES[key];
+    if (!make) throw new Error(`no fixture for placeholder ${key} (in ${pattern}): add one to FIXTURES`);
+    filled[m[2]] = await make(filled);
+    path = path.replace(m[0], `/${m[1]}/${filled[m[2]]}`);
+  }
+  return path;
+}
+
+beforeAll(async () => {
+  site = await createTestSite();
+  fx.admin = site.users.administrator.id;
+  fx.other = (await newUser('subscriber')).id;
+});
+afterAll(async () => { await site?.close(); });
+
+describe('authorization matrix', () => {
+  it('declares every route and method of the table, and nothing else', () => {
+    const inTable = new Set<string>();
+    for (const route of site.app.table) for (const e of route.endpoints) for (const m of e.methods) inTable.add(`${m} ${route.pattern}`);
+    const declared = new Set<string>();
+    for (const key of Object.keys(EXPECTATIONS)) {
+      const [methods, pattern] = key.split(' ');
+      for (const m of methods.split('|')) declared.add(`${m} ${pattern}`);
+    }
+    expect([...inTable].filter((k) => !declared.has(k)), 'routes without expectations: declare them in EXPECTATIONS').toEqual([]);
+    expect([...declared].filter((k) => !inTable.has(k)), 'expectations for routes that no longer exist').toEqual([]);
+  });
+
+  it('answers every cell as declared, with no unexpected allow', async () => {
+    const mismatches: string[] = [];
+    let cells = 0;
+    let unexpectedAllows = 0;
+    for (const route of site.app.table) {
+      for (const endpoint of route.endpoints) {
+        for (const method of endpoint.methods as Method[]) {
+          const key = Object.keys(EXPECTATIONS).find((k) => {
+            const [methods, pattern] = k.split(' ');
+            return pattern === route.pattern && methods.split('|').includes(method);
+          });
+          if (!key) continue; // reported by the test above
+          const cell = EXPECTATIONS[key];
+          for (const who of WHO) {
+            const n = ++serial;
+            const path = await fill(route.pattern);
+            const caller = who === 'anonymous' ? undefined : FRESH_CALLER.has(`${method} ${route.pattern}`) ? await newUser(who) : site.users[who];
+            const query = cell.query ? `?${cell.query()}` : '';
+            const res = await site.req(method, `${path}${query}`, { as: caller, json: cell.body?.(n) });
+            const got = res.status < 300 ? String(res.status) : `${res.status} ${res.body?.code}`;
+            const want = cell.expect[who];
+            cells++;
+            if (got !== want) mismatches.push(`${method} ${route.pattern} as ${who}: expected ${want}, got ${got}`);
+            if (res.status < 300 && !want.startsWith('2')) unexpectedAllows++;
+            if (res.status >= 400 && res.body?.data?.status !== res.status) mismatches.push(`${method} ${route.pattern} as ${who}: data.status ${res.body?.data?.status} ≠ ${res.status}`);
+          }
+        }
+      }
+    }
+    console.log(`authorization matrix: ${cells} cells, ${mismatches.length} mismatches, ${unexpectedAllows} unexpected allows`);
+    expect(unexpectedAllows).toBe(0);
+    expect(mismatches).toEqual([]);
+    expect(cells).toBeGreaterThanOrEqual(WHO.length * 50);
+  }, 300_000);
+});
