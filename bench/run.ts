@@ -507,7 +507,7 @@ function printTable(kind: string, rows: Row[]): void {
   const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB'];
   const body = rows.map((r) => [
     r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), String(r.non2xx), String(r.errors + r.timeouts),
-    r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(2)}×`, fmt(r.rssMB, 0),
+    r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(r.ratioToBare < 0.1 ? 3 : 2)}×`, fmt(r.rssMB, 0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
