@@ -28,6 +28,8 @@ export interface Context {
 }
 
 export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null): Context {
+  let site: Promise<SiteSettings> | undefined;
+  let siteAt = -1;
   const loaders = new Map<string, DataLoader<unknown, unknown>>();
   const viewer = user ? { ...user, caps: capabilitiesOf(user.role) } : null;
   return {
@@ -35,8 +37,11 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
     prisma: db.prisma,
     viewer,
     can: (cap) => viewer?.caps.has(cap) ?? false,
-    // Not memoised here: settings follow the database version, so a write in this request shows.
-    site: () => siteSettings(db),
+    // Read once per request, again after this process writes (a write in this request shows).
+    site: () => {
+      if (!site || siteAt !== db.localVersion) { siteAt = db.localVersion; site = siteSettings(db); }
+      return site;
+    },
     offeredPasswords: new Map(),
     loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>) {
       let l = loaders.get(name) as DataLoader<K, V> | undefined;

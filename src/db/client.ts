@@ -21,6 +21,8 @@ export interface Db {
   readonly statements: number;
   /** A number that changes whenever any process committed a write. */
   version(): number;
+  /** Counts this process's own writes only (cheap; no database call). */
+  readonly localVersion: number;
   /** Called by the domain after its own writes commit. */
   changed(): void;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = wrap((await connect()) as AnyAdapter);
+    reusePreparedStatements(adapter);
     const start = adapter.startTransaction?.bind(adapter);
     if (start) adapter.startTransaction = async (...a: unknown[]) => wrap(await start(...a));
     return adapter;
@@ -48,10 +51,42 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   return factory;
 }
 
+/**
+ * The SQLite adapter prepares every statement anew. Prisma sends the same few SQL texts over
+ * and over, so keep the prepared statements (better-sqlite3 runs one at a time, so sharing one
+ * is safe); `bind` is emulated because a bound better-sqlite3 statement cannot be bound again.
+ */
+function reusePreparedStatements(adapter: unknown): void {
+  const db = (adapter as { client?: Database.Database }).client;
+  if (!db || (db as unknown as { __reuse?: boolean }).__reuse) return;
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = prepare(sql);
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
+      cache.set(sql, stmt);
+    }
+    const s = stmt;
+    return {
+      bind: (args: unknown[]) => ({
+        reader: s.reader,
+        run: () => s.run(args),
+        columns: () => s.columns(),
+        raw: () => ({ all: () => s.raw(true).all(args) }),
+      }),
+      run: (...args: unknown[]) => s.run(...args),
+    };
+  };
+  (db as unknown as { __reuse?: boolean }).__reuse = true;
+}
+
 export async function openDb(databaseUrl: string): Promise<Db> {
   const provider = providerOf(databaseUrl);
   let statements = 0;
   let version = 0;
+  let local = 0;
   const count = () => void statements++;
 
   if (provider === 'sqlite') {
@@ -72,7 +107,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
         if (now !== seen) { seen = now; version++; }
         return version;
       },
-      changed() { version++; },
+      get localVersion() { return local; },
+      changed() { version++; local++; },
       async close() { await prisma.$disconnect(); watcher?.close(); },
     };
   }
@@ -90,8 +126,10 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     provider,
     get statements() { return statements; },
     version: () => version,
+    get localVersion() { return local; },
     changed() {
       version++;
+      local++;
       listener.query(`NOTIFY content_changed, '${process.pid}'`).catch(() => {});
     },
     async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },

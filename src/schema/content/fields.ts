@@ -6,6 +6,7 @@ import { canDeleteContent, canEditContent } from '../../auth/content-permissions
 import { capsForType } from '../../auth/capabilities.js';
 import { formatWpDate } from '../../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../content/render.js';
+import { cachedRender } from '../../content/render-cache.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { permalink } from './service.js';
 
@@ -109,7 +110,7 @@ export function contentFields(t: any, typeName: string) {
       type: ContentText, description: 'Body.',
       resolve: (p: Content, _a: unknown, ctx: Context) => {
         const locked = passwordRequired(ctx, p);
-        return { ...text(p.content, locked ? '' : renderContent(p.content), ctx, p), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
+        return { ...text(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
       },
     }),
     excerpt: t.field({
@@ -117,7 +118,7 @@ export function contentFields(t: any, typeName: string) {
       args: { length: t.arg.int({ required: false, description: 'Words to keep when the summary is built from the body (default 55).' }) },
       resolve: (p: Content, args: { length?: number | null }, ctx: Context) => {
         const locked = passwordRequired(ctx, p);
-        return { ...text(p.excerpt, locked ? '' : renderExcerpt(p.excerpt, p.content, args.length ?? 55), ctx, p), isProtected: !!p.password };
+        return { ...text(p.excerpt, locked ? '' : cachedRender(`excerpt:${args.length ?? 55}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, args.length ?? 55)), ctx, p), isProtected: !!p.password };
       },
     }),
     author: t.exposeInt('authorId', { description: 'Id of the author.' }),

@@ -209,8 +209,23 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
 
 const totals = new Map<string, Promise<number>>();
 
-/** X-WP-Total for a filter, cached (in flight too) until the next write anywhere. */
+/**
+ * X-WP-Total for a filter, cached (in flight too) until the next write anywhere. An `exclude`
+ * list is counted as (total without it) − (excluded ids that match): the first part is shared
+ * by every exclude list and cached, the second is a primary-key lookup.
+ */
 export function countContent(ctx: Context, where: Where): Promise<number> {
+  const clauses = (where.AND ?? []) as Where[];
+  const excludeAt = clauses.findIndex((c) => Object.keys(c).length === 1 && (c.id as { notIn?: number[] } | undefined)?.notIn);
+  if (excludeAt >= 0) {
+    const ids = (clauses[excludeAt].id as { notIn: number[] }).notIn;
+    const base = { AND: clauses.filter((_, i) => i !== excludeAt) };
+    return Promise.all([cachedCount(ctx, base), cachedCount(ctx, { AND: [...base.AND, { id: { in: ids } }] })]).then(([all, gone]) => all - gone);
+  }
+  return cachedCount(ctx, where);
+}
+
+function cachedCount(ctx: Context, where: Where): Promise<number> {
   const key = `${ctx.db.version()}|${JSON.stringify(where)}`;
   let total = totals.get(key);
   if (!total) {
