@@ -184,7 +184,11 @@ export function createDispatcher(o: DispatcherOptions) {
       const generation = cacheable ? o.cache!.begin() : 0;
       if (cacheable) {
         const hit = o.cache!.get(cacheKey);
-        if (hit) return withRequestHeaders(hit, request, head);
+        // Headers of the caller's sign-in (a fresh nonce) are per request: never cached, added to hits.
+        if (hit) {
+          const out = withRequestHeaders(hit, request, head);
+          return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
+        }
       }
 
       const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
@@ -202,8 +206,8 @@ export function createDispatcher(o: DispatcherOptions) {
       }
       const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
       const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
-      if (authHeaders) Object.assign(response.headers, authHeaders);
       if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+      if (authHeaders) Object.assign(response.headers, authHeaders);
       return head ? { ...response, body: '' } : response;
     } catch (err) {
       const response = finish(request, ctx, query, errorResult(err), null);

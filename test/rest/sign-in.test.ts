@@ -196,6 +196,9 @@ describe('cookie + nonce authentication', () => {
     const ok = await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': anonNonce } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-wp-nonce')).toBe(anonNonce);
+    // The nonce header is per request: not kept in the anonymous response cache, added to its hits.
+    expect((await site.req('GET', '/core/v2/posts')).headers.get('x-wp-nonce')).toBeNull();
+    expect((await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': anonNonce } })).headers.get('x-wp-nonce')).toBe(anonNonce);
     // A nonce from yesterday's tick still works; older ones do not.
     const dayAgo = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 13 * 3600_000);
     expect((await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': dayAgo } })).status).toBe(200);
