@@ -52,7 +52,7 @@ async function hasPublishedContent(ctx: Context, userId: number): Promise<boolea
 export async function checkReadUser(ctx: Context, id: number, context: string) {
   const user = await findUser(ctx, id);
   if (ctx.viewer?.id === user.id) return user;
-  if (context === 'edit' && !canEditUser(ctx, user.id)) {
+  if (context === 'edit' && !ctx.can('list_users')) {
     throw restError('rest_user_cannot_view', 'Sorry, you are not allowed to list users.', authStatus(!!ctx.viewer));
   }
   if (!ctx.can('list_users') && !canEditUser(ctx, user.id) && !(await hasPublishedContent(ctx, user.id))) {
@@ -93,8 +93,9 @@ export function checkUserListAccess(ctx: Context, f: UserListFilter, context: st
 export function userListWhere(ctx: Context, f: UserListFilter): Where {
   const and: Where[] = [];
   const listUsers = ctx.can('list_users');
-  // Callers who may not list users see only authors of published content (WordPress forces has_published_posts).
-  const published = listUsers ? f.hasPublishedPosts : PUBLIC_AUTHOR_TYPES;
+  // Callers who may not list users see only authors of published content (WordPress forces
+  // has_published_posts), except when asking for `who=authors`, which is itself guarded.
+  const published = listUsers || f.who === 'authors' ? f.hasPublishedPosts : PUBLIC_AUTHOR_TYPES;
   if (published?.length) and.push({ contents: { some: { type: { in: published }, status: 'publish' } } });
   if (f.include?.length) and.push({ id: { in: f.include } });
   if (f.exclude?.length) and.push({ id: { notIn: f.exclude } });
