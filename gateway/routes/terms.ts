@@ -90,7 +90,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
   const get: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.op}Get`, args: { id: idArg, context: contextArg() },
     async handler(req) {
-      const data = await run(`${t.op}Get`, ctxOf(req.params), { id: Number(req.params.id) }, req.ctx);
+      const data = await run(`${t.op}Get`, ctxOf(req.params), { id: Number(req.params.id), context: ctxOf(req.params) }, req.ctx);
       return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()]) };
     },
   };

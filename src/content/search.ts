@@ -71,3 +71,21 @@ async function postgresMatches(ctx: Context, type: string, include: string[][], 
   );
   return new Map(rows.map((r) => [Number(r.id), Number(r.score)]));
 }
+
+/**
+ * `search_semantics=exact` (WP_Query's `exact`): the whole search string must equal one of the
+ * chosen columns, ignoring case as MySQL's collations do. No index helps an equality on lower();
+ * the candidates are narrowed by the full-text index first when the string has words.
+ */
+export async function exactMatches(ctx: Context, type: string, search: string, columns: SearchColumn[]): Promise<Map<number, number>> {
+  const text = search.trim();
+  const narrowed = await fullTextMatches(ctx, type, { include: [text], exclude: [] }, columns);
+  const candidates = narrowed ? [...narrowed.keys()] : null;
+  if (candidates && !candidates.length) return new Map();
+  const rows = await ctx.prisma.content.findMany({
+    where: { type, ...(candidates ? { id: { in: candidates } } : {}) },
+    select: { id: true, title: true, excerpt: true, content: true },
+  });
+  const wanted = text.toLowerCase();
+  return new Map(rows.filter((r) => columns.some((c) => r[c].toLowerCase() === wanted)).map((r) => [r.id, 1]));
+}

@@ -31,7 +31,7 @@ export interface Db {
 type AnyAdapter = { queryRaw: Function; executeRaw: Function; startTransaction?: Function };
 
 /** Wraps an adapter factory so each statement, in or out of a transaction, is counted. */
-function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void): F {
+function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, sqlite = false): F {
   const wrap = (target: AnyAdapter) => {
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
@@ -43,7 +43,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = wrap((await connect()) as AnyAdapter);
-    reusePreparedStatements(adapter);
+    if (sqlite) reusePreparedStatements(adapter);
     const start = adapter.startTransaction?.bind(adapter);
     if (start) adapter.startTransaction = async (...a: unknown[]) => wrap(await start(...a));
     return adapter;
@@ -58,7 +58,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
  */
 function reusePreparedStatements(adapter: unknown): void {
   const db = (adapter as { client?: Database.Database }).client;
-  if (!db || (db as unknown as { __reuse?: boolean }).__reuse) return;
+  if (!db || typeof db.prepare !== 'function' || (db as unknown as { __reuse?: boolean }).__reuse) return;
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
   (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
@@ -91,7 +91,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
 
   if (provider === 'sqlite') {
     const path = sqlitePath(databaseUrl);
-    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count);
+    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, true);
     const prisma = new SqliteClient({ adapter });
     // SQLite bumps data_version when another connection commits; this connection is used only
     // for that, so the service's own writes (through Prisma's connection) count as "another".

@@ -10,7 +10,7 @@ import { capsForType } from '../../auth/capabilities.js';
 import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
 import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
-import { fullTextMatches, parseSearch, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
+import { exactMatches, fullTextMatches, parseSearch, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
 
 type Where = PrismaNS.ContentWhereInput;
@@ -142,7 +142,11 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modified_after') } });
   if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modified_before') } });
   if (f.parent?.length) and.push({ OR: [{ parentId: { in: f.parent.filter((p) => p > 0) } }, ...(f.parent.includes(0) ? [{ parentId: null }] : [])] });
-  if (f.parentExclude?.length) and.push({ NOT: { OR: [{ parentId: { in: f.parentExclude.filter((p) => p > 0) } }, ...(f.parentExclude.includes(0) ? [{ parentId: null }] : [])] } });
+  if (f.parentExclude?.length) {
+    // NOT IN alone would drop top-level items (NULL parent) too: SQL's three-valued logic.
+    const ids = f.parentExclude.filter((p) => p > 0);
+    and.push(f.parentExclude.includes(0) ? { parentId: { notIn: ids } } : { OR: [{ parentId: null }, { parentId: { notIn: ids } }] });
+  }
   if (f.menuOrder != null) and.push({ menuOrder: f.menuOrder });
   if (f.format?.length) and.push({ format: { in: f.format } });
   if (f.sticky != null) {
@@ -154,7 +158,9 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   let scores: Map<number, number> | null = null;
   if (f.search) {
     const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
-    scores = (await fullTextMatches(ctx, type, parseSearch(f.search, !!f.searchExact), columns)) ?? new Map();
+    scores = f.searchExact
+      ? await exactMatches(ctx, type, f.search, columns)
+      : (await fullTextMatches(ctx, type, parseSearch(f.search, false), columns)) ?? new Map();
     and.push({ id: { in: [...scores.keys()] } });
   }
   return { where: { AND: and }, scores };
@@ -167,7 +173,10 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
   };
   const key = column[paging.orderby] ?? 'date';
   // WordPress adds no tie-break; the id keeps pages stable when dates repeat.
-  return key === 'id' ? [{ id: dir }] : [{ [key]: dir }, { id: dir }];
+  if (key === 'id') return [{ id: dir }];
+  // No parent is 0 in WordPress: first going up, last going down.
+  if (key === 'parentId') return [{ parentId: { sort: dir, nulls: dir === 'asc' ? 'first' : 'last' } }, { id: dir }];
+  return [{ [key]: dir }, { id: dir }];
 }
 
 /**
@@ -186,6 +195,13 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, slug: true } });
     const position = new Map(filter.slug.map((s, i) => [s, i]));
     return slice(rows.sort((a, b) => position.get(a.slug)! - position.get(b.slug)! || a.id - b.id).map((r) => r.id));
+  }
+  if (paging.orderby === 'title') {
+    // MySQL's usual collations order titles without regard to case; neither SQLite nor every
+    // PostgreSQL collation does, so the matches are ordered here (ids and titles only).
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, title: true } });
+    const key = (t: string) => t.toLowerCase();
+    return slice(rows.sort((a, b) => dir * (key(a.title) < key(b.title) ? -1 : key(a.title) > key(b.title) ? 1 : a.id - b.id)).map((r) => r.id));
   }
   if (paging.orderby === 'relevance' && q.scores) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });

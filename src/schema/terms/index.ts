@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
-import { deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
+import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const termFields = (t: any, taxonomy: Taxonomy) => ({
@@ -74,7 +74,7 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
         resolve: async (query, l, _a, ctx) => {
           // One post's terms (what _embed asks for, once per post): batched across the request.
           const only = l.filter;
-          if (only.post != null && !l.ids && Object.values({ ...only, post: null }).every((v) => v == null || (Array.isArray(v) && !v.length))) {
+          if (only.post != null && !l.ids && Object.values({ ...only, post: null, hideEmpty: null }).every((v) => v == null || (Array.isArray(v) && !v.length)) && !only.hideEmpty) {
             return ctx.loader<number, Term[]>(`termsOfPost:${taxonomy}:${JSON.stringify(query)}`, async (posts) => {
               const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy, contents: { some: { contentId: { in: [...posts] } } } }, include: { ...(query as { include?: object }).include, contents: { where: { contentId: { in: [...posts] } }, select: { contentId: true } } }, orderBy: l.orderBy } as never) as unknown as (Term & { contents: { contentId: number }[] })[];
               return posts.map((p) => rows.filter((r) => r.contents.some((c) => c.contentId === p)).slice(l.skip, l.skip + l.take));
@@ -93,9 +93,15 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
   builder.queryFields((t) => ({
     [lower]: t.prismaField({
       type: ref, description: `One ${lower} by id.`,
-      args: { id: t.arg.int({ required: true, description: 'Id.' }) },
+      args: {
+        id: t.arg.int({ required: true, description: 'Id.' }),
+        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit (edit needs the right to manage terms).' }),
+      },
       resolve: async (query, _r, args, ctx) => {
         await findTerm(ctx, taxonomy, args.id);
+        if (args.context === 'edit' && !ctx.can('manage_categories')) {
+          throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit this term.', ctx.viewer ? 403 : 401);
+        }
         return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id: args.id } });
       },
     }),
@@ -115,10 +121,12 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
           throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', ctx.viewer ? 403 : 401);
         }
         const filter = (args.filter ?? {}) as TermFilter;
+        // As the terms controller: the post must exist, and its terms are shown only to those who may read it.
+        if (filter.post != null) await checkPostForTerms(ctx, filter.post);
         const take = args.perPage ?? 10;
         const page = args.page ?? 1;
         const skip = args.offset ?? (page - 1) * take;
-        const where = termWhere(taxonomy, filter);
+        const where = termWhere(taxonomy, filter, ctx.db.provider);
         if (page > 1) {
           const total = await ctx.prisma.term.count({ where });
           if (total > 0 && page > Math.ceil(total / take)) throw restError('rest_term_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);

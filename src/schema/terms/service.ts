@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client.js';
 import { authStatus, restError } from '../../errors.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { filterTitleHtml } from '../../content/kses.js';
+import { canReadContent } from '../../auth/content-permissions.js';
 
 export type Taxonomy = 'category' | 'post_tag';
 type Where = PrismaNS.TermWhereInput;
@@ -19,7 +20,7 @@ export interface TermFilter {
   hideEmpty?: boolean | null;
 }
 
-export function termWhere(taxonomy: Taxonomy, f: TermFilter): Where {
+export function termWhere(taxonomy: Taxonomy, f: TermFilter, provider: 'sqlite' | 'postgres' = 'sqlite'): Where {
   const and: Where[] = [{ taxonomy }];
   if (f.include?.length) and.push({ id: { in: f.include } });
   if (f.exclude?.length) and.push({ id: { notIn: f.exclude } });
@@ -27,8 +28,22 @@ export function termWhere(taxonomy: Taxonomy, f: TermFilter): Where {
   if (f.parent != null) and.push({ parentId: f.parent });
   if (f.post != null) and.push({ contents: { some: { contentId: f.post } } });
   if (f.hideEmpty) and.push({ count: { gt: 0 } });
-  if (f.search) and.push({ OR: [{ name: { contains: f.search } }, { slug: { contains: f.search } }] });
+  if (f.search) {
+    // Case-insensitive like MySQL's LIKE (SQLite's LIKE already is for ASCII).
+    const mode = provider === 'postgres' ? ({ mode: 'insensitive' } as const) : {};
+    and.push({ OR: [{ name: { contains: f.search, ...mode } }, { slug: { contains: f.search, ...mode } }] });
+  }
   return { AND: and };
+}
+
+/** The terms controller's `post` check: the post exists, and the caller may read it. */
+export async function checkPostForTerms(ctx: Context, postId: number): Promise<void> {
+  const post = await ctx.loader<number, { id: number; type: string; status: string; authorId: number } | null>('termsPostAccess', async (ids) => {
+    const rows = await ctx.prisma.content.findMany({ where: { id: { in: [...ids] } }, select: { id: true, type: true, status: true, authorId: true } });
+    return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+  }).load(postId);
+  if (!post) throw restError('rest_post_invalid_id', 'Invalid post ID.', 400);
+  if (!canReadContent(ctx, post)) throw restError('rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.', authStatus(!!ctx.viewer));
 }
 
 export function termOrder(orderby: string, order: 'asc' | 'desc'): PrismaNS.TermOrderByWithRelationInput[] {

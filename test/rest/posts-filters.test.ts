@@ -1,0 +1,480 @@
+// Every post collection parameter of spec §4.5 with WordPress semantics (reference §2.3): search,
+// search_columns, search_semantics, modified_after/before, each orderby, status with the per-role
+// rules, taxonomy filters (lists and objects), tax_relation, sticky/ignore_sticky, format, paging.
+// Each group keeps to its own words, categories or ids, so the groups do not see each other's posts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, isWpError, type TestSite } from '../helpers/app.js';
+
+let site: TestSite;
+beforeAll(async () => { site = await createTestSite(); });
+afterAll(async () => { await site?.close(); });
+
+type As = NonNullable<Parameters<TestSite['req']>[2]>['as'];
+type Res = Awaited<ReturnType<TestSite['req']>>;
+
+async function post(json: Record<string, unknown>, as: As = 'administrator'): Promise<any> {
+  const res = await site.req('POST', '/core/v2/posts', { as, json });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+async function term(base: 'categories' | 'tags', json: Record<string, unknown>): Promise<number> {
+  const res = await site.req('POST', `/core/v2/${base}`, { as: 'editor', json });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+const list = (query: string, as?: As) => site.req('GET', `/core/v2/posts${query}`, { as });
+const idsOf = (res: Res): number[] => {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body as { id: number }[]).map((p) => p.id);
+};
+const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
+const total = (res: Res) => [res.headers.get('x-wp-total'), res.headers.get('x-wp-totalpages')];
+const detail = (res: Res, param: string) => res.body?.data?.details?.[param];
+
+describe('search', () => {
+  const s: Record<string, number> = {};
+  beforeAll(async () => {
+    const cat = await term('categories', { name: 'Search group' });
+    const rows: [string, Record<string, unknown>][] = [
+      ['marmaladeTitle', { title: 'Marmalade recipe', content: 'Bitter oranges boiled with sugar' }],
+      ['orange', { title: 'Orange', content: 'Plain fruit' }],
+      ['marmaladeContent', { title: 'Breakfast ideas', content: 'Toast with marmalade and tea' }],
+      ['marmaladeExcerpt', { title: 'Tea time', content: 'Clotted cream', excerpt: 'Scones with marmalade' }],
+      ['pineapple', { title: 'Pineapple upside-down cake', content: 'Caramel topping' }],
+      ['orangeJuice', { title: 'Orange juice', content: 'Freshly squeezed' }],
+      ['juiceOrange', { title: 'Juice with orange', content: 'Blended' }],
+    ];
+    let day = 1;
+    for (const [key, json] of rows) {
+      s[key] = (await post({ ...json, status: 'publish', categories: [cat], date: `2019-03-${String(day++).padStart(2, '0')}T10:00:00` })).id;
+    }
+  });
+
+  it('matches every word as a word prefix in title, content or excerpt, newest first', async () => {
+    expect(idsOf(await list('?search=marmalade'))).toEqual([s.marmaladeExcerpt, s.marmaladeContent, s.marmaladeTitle]);
+    expect(idsOf(await list('?search=MARMA'))).toEqual([s.marmaladeExcerpt, s.marmaladeContent, s.marmaladeTitle]);
+    expect(idsOf(await list('?search=pine'))).toEqual([s.pineapple]);
+    // A word inside another word is not a word prefix.
+    expect(idsOf(await list('?search=armalade'))).toEqual([]);
+    // Every word must match (in any of the columns).
+    expect(idsOf(await list('?search=marmalade%20toast'))).toEqual([s.marmaladeContent]);
+    expect(idsOf(await list('?search=orange%20juice'))).toEqual([s.juiceOrange, s.orangeJuice]);
+  });
+
+  it('excludes -words and keeps quoted phrases together', async () => {
+    // "tea" is in the content of one and the title of another.
+    expect(idsOf(await list('?search=marmalade%20-tea'))).toEqual([s.marmaladeTitle]);
+    expect(idsOf(await list(`?search=${encodeURIComponent('"orange juice"')}`))).toEqual([s.orangeJuice]);
+    expect(idsOf(await list(`?search=${encodeURIComponent('orange -"orange juice"')}`))).toEqual(
+      expect.arrayContaining([s.juiceOrange, s.orange]),
+    );
+    expect(idsOf(await list(`?search=${encodeURIComponent('orange -"orange juice"')}`))).not.toContain(s.orangeJuice);
+  });
+
+  it('narrows the searched columns with search_columns', async () => {
+    expect(idsOf(await list('?search=marmalade&search_columns=post_title'))).toEqual([s.marmaladeTitle]);
+    expect(idsOf(await list('?search=marmalade&search_columns=post_content'))).toEqual([s.marmaladeContent]);
+    expect(idsOf(await list('?search=marmalade&search_columns[]=post_excerpt'))).toEqual([s.marmaladeExcerpt]);
+    expect(idsOf(await list('?search=marmalade&search_columns=post_title,post_content'))).toEqual([s.marmaladeContent, s.marmaladeTitle]);
+    const bad = await list('?search=marmalade&search_columns=post_author');
+    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad.body.data.params.search_columns).toBeTruthy();
+  });
+
+  it('search_semantics=exact matches a whole field, as WordPress (exact => no wildcards)', async () => {
+    // WordPress sets WP_Query `exact`: the search term must equal a whole title/excerpt/content.
+    expect(idsOf(await list('?search=orange&search_semantics=exact'))).toEqual([s.orange]);
+    expect(idsOf(await list('?search=Orange%20juice&search_semantics=exact'))).not.toContain(s.juiceOrange);
+  });
+
+  it('refuses search_semantics values other than exact', async () => {
+    const bad = await list('?search=orange&search_semantics=fuzzy');
+    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(detail(bad, 'search_semantics').code).toBe('rest_not_in_enum');
+  });
+
+  it('orders by relevance (title before excerpt before content) only with a search', async () => {
+    expect(idsOf(await list('?search=marmalade&orderby=relevance'))).toEqual([s.marmaladeTitle, s.marmaladeExcerpt, s.marmaladeContent]);
+    expect(isWpError(await list('?orderby=relevance'), 400, 'rest_no_search_term_defined')).toBe(true);
+    expect(isWpError(await list('?orderby=relevance&search='), 400, 'rest_no_search_term_defined')).toBe(true);
+  });
+
+  it('pages the matches with X-WP-Total and X-WP-TotalPages', async () => {
+    const first = await list('?search=marmalade&per_page=2');
+    expect(idsOf(first)).toEqual([s.marmaladeExcerpt, s.marmaladeContent]);
+    expect(total(first)).toEqual(['3', '2']);
+    const second = await list('?search=marmalade&per_page=2&page=2');
+    expect(idsOf(second)).toEqual([s.marmaladeTitle]);
+    expect(total(second)).toEqual(['3', '2']);
+    expect(isWpError(await list('?search=marmalade&per_page=2&page=3'), 400, 'rest_post_invalid_page_number')).toBe(true);
+    const none = await list('?search=zyzzyva');
+    expect(idsOf(none)).toEqual([]);
+    expect(total(none)).toEqual(['0', '0']);
+  });
+});
+
+describe('modified_after, modified_before, orderby=modified', () => {
+  let cat: number;
+  let older: any; // created first, touched again later
+  let newer: any;
+  let bound: string;
+  beforeAll(async () => {
+    cat = await term('categories', { name: 'Modified group' });
+    older = await post({ title: 'Touched later', status: 'publish', categories: [cat], date: '2020-05-01T00:00:00' });
+    newer = await post({ title: 'Left alone', status: 'publish', categories: [cat], date: '2021-05-01T00:00:00' });
+    const last = [older.modified_gmt, newer.modified_gmt].sort().pop() as string;
+    bound = new Date(Date.parse(`${last}Z`) + 1000).toISOString().slice(0, 19);
+    await new Promise((r) => setTimeout(r, 2200));
+    const touched = await site.req('PATCH', `/core/v2/posts/${older.id}`, { as: 'administrator', json: { title: 'Touched later, again' } });
+    expect(touched.status).toBe(200);
+    expect(touched.body.modified_gmt > bound).toBe(true);
+  });
+
+  it('filters on the modification date, exclusive bounds', async () => {
+    expect(idsOf(await list(`?categories=${cat}&modified_after=${bound}`))).toEqual([older.id]);
+    expect(idsOf(await list(`?categories=${cat}&modified_before=${bound}`))).toEqual([newer.id]);
+    expect(idsOf(await list(`?categories=${cat}&modified_after=2000-01-01T00:00:00&modified_before=2999-01-01T00:00:00`))).toEqual([newer.id, older.id]);
+    expect(idsOf(await list(`?categories=${cat}&modified_after=2999-01-01T00:00:00`))).toEqual([]);
+    // Publication dates are a different column.
+    expect(idsOf(await list(`?categories=${cat}&after=2020-12-31T00:00:00`))).toEqual([newer.id]);
+  });
+
+  it('orders by modified, unlike by date', async () => {
+    expect(idsOf(await list(`?categories=${cat}`))).toEqual([newer.id, older.id]);
+    expect(idsOf(await list(`?categories=${cat}&orderby=modified`))).toEqual([older.id, newer.id]);
+    expect(idsOf(await list(`?categories=${cat}&orderby=modified&order=asc`))).toEqual([newer.id, older.id]);
+  });
+
+  it('refuses a malformed modification date', async () => {
+    const res = await list('?modified_after=last-week');
+    expect(isWpError(res, 400, 'rest_invalid_param')).toBe(true);
+    expect(detail(res, 'modified_after').code).toBe('rest_invalid_date');
+    expect(isWpError(await list('?modified_before=2020-13-45'), 400, 'rest_invalid_param')).toBe(true);
+  });
+});
+
+describe('orderby', () => {
+  let cat: number;
+  const o: Record<string, number> = {};
+  beforeAll(async () => {
+    cat = await term('categories', { name: 'Order group' });
+    o.bravo = (await post({ title: 'Bravo', slug: 'zulu-slug', status: 'publish', categories: [cat], date: '2022-01-03T00:00:00' }, 'editor')).id;
+    o.alpha = (await post({ title: 'alpha', slug: 'mike-slug', status: 'publish', categories: [cat], date: '2022-01-01T00:00:00' }, 'author')).id;
+    o.charlie = (await post({ title: 'Charlie', slug: 'alpha-slug', status: 'publish', categories: [cat], date: '2022-01-02T00:00:00' }, 'administrator')).id;
+  });
+  const q = (rest: string) => list(`?categories=${cat}&${rest}`);
+
+  it('defaults to date desc; order=asc reverses', async () => {
+    expect(idsOf(await list(`?categories=${cat}`))).toEqual([o.bravo, o.charlie, o.alpha]);
+    expect(idsOf(await q('orderby=date&order=asc'))).toEqual([o.alpha, o.charlie, o.bravo]);
+  });
+
+  it('orders by id', async () => {
+    expect(idsOf(await q('orderby=id&order=asc'))).toEqual([o.bravo, o.alpha, o.charlie]);
+    expect(idsOf(await q('orderby=id&order=desc'))).toEqual([o.charlie, o.alpha, o.bravo]);
+  });
+
+  it('orders by slug', async () => {
+    expect(idsOf(await q('orderby=slug&order=asc'))).toEqual([o.charlie, o.alpha, o.bravo]);
+    expect(idsOf(await q('orderby=slug&order=desc'))).toEqual([o.bravo, o.alpha, o.charlie]);
+  });
+
+  it('orders by title without regard to case (as MySQL collations do)', async () => {
+    expect(idsOf(await q('orderby=title&order=asc'))).toEqual([o.alpha, o.bravo, o.charlie]);
+    expect(idsOf(await q('orderby=title&order=desc'))).toEqual([o.charlie, o.bravo, o.alpha]);
+  });
+
+  it('orders by author id', async () => {
+    const authorOf: Record<number, number> = { [o.bravo]: site.users.editor.id, [o.alpha]: site.users.author.id, [o.charlie]: site.users.administrator.id };
+    const expected = [o.bravo, o.alpha, o.charlie].sort((a, b) => authorOf[a] - authorOf[b]);
+    expect(idsOf(await q('orderby=author&order=asc'))).toEqual(expected);
+    expect(idsOf(await q('orderby=author&order=desc'))).toEqual([...expected].reverse());
+  });
+
+  it('follows the include list with orderby=include, and needs include', async () => {
+    expect(idsOf(await list(`?include=${o.charlie},${o.bravo},${o.alpha}&orderby=include`))).toEqual([o.charlie, o.bravo, o.alpha]);
+    expect(idsOf(await list(`?include[]=${o.alpha}&include[]=${o.charlie}&include[]=${o.bravo}&orderby=include`))).toEqual([o.alpha, o.charlie, o.bravo]);
+    // order does not reverse an explicit list
+    expect(idsOf(await list(`?include=${o.alpha},${o.bravo}&orderby=include&order=asc`))).toEqual([o.alpha, o.bravo]);
+    expect(isWpError(await list('?orderby=include'), 400, 'rest_orderby_include_missing_include')).toBe(true);
+    expect(isWpError(await q('orderby=include'), 400, 'rest_orderby_include_missing_include')).toBe(true);
+  });
+
+  it('follows the slug list with orderby=include_slugs', async () => {
+    expect(idsOf(await list('?slug=mike-slug,zulu-slug,alpha-slug&orderby=include_slugs'))).toEqual([o.alpha, o.bravo, o.charlie]);
+    expect(idsOf(await list('?slug[]=zulu-slug&slug[]=alpha-slug&orderby=include_slugs'))).toEqual([o.bravo, o.charlie]);
+  });
+
+  it('accepts orderby=parent for posts and refuses unknown or page-only keys', async () => {
+    const res = await q('orderby=parent');
+    expect(sorted(idsOf(res))).toEqual(sorted([o.alpha, o.bravo, o.charlie]));
+    expect(total(res)).toEqual(['3', '1']);
+    for (const bad of ['orderby=menu_order', 'orderby=rand', 'order=sideways']) {
+      const r = await q(bad);
+      expect(isWpError(r, 400, 'rest_invalid_param'), bad).toBe(true);
+      expect(Object.values(r.body.data.details as Record<string, { code: string }>)[0].code, bad).toBe('rest_not_in_enum');
+    }
+  });
+});
+
+describe('status', () => {
+  let cat: number;
+  const st: Record<string, number> = {};
+  beforeAll(async () => {
+    cat = await term('categories', { name: 'Status group' });
+    const c = [cat];
+    st.publish = (await post({ title: 'St publish', status: 'publish', categories: c })).id;
+    st.authorDraft = (await post({ title: 'St author draft', status: 'draft', categories: c }, 'author')).id;
+    st.editorDraft = (await post({ title: 'St editor draft', status: 'draft', categories: c }, 'editor')).id;
+    st.pending = (await post({ title: 'St pending', status: 'pending', categories: c }, 'contributor')).id;
+    st.private = (await post({ title: 'St private', status: 'private', categories: c }, 'editor')).id;
+    st.future = (await post({ title: 'St future', status: 'future', date: '2099-06-01T00:00:00', categories: c })).id;
+    st.trash = (await post({ title: 'St trash', status: 'publish', categories: c })).id;
+    expect((await site.req('DELETE', `/core/v2/posts/${st.trash}`, { as: 'administrator' })).body.status).toBe('trash');
+  });
+  const q = (status: string, as?: As) => list(`?categories=${cat}&status=${status}&per_page=100`, as);
+  const statuses = (res: Res) => (res.body as { status: string }[]).map((p) => p.status).sort();
+
+  it('lists only published posts by default, also for editors', async () => {
+    expect(idsOf(await list(`?categories=${cat}`))).toEqual([st.publish]);
+    expect(idsOf(await list(`?categories=${cat}`, 'editor'))).toEqual([st.publish]);
+    expect(idsOf(await q('publish'))).toEqual([st.publish]);
+  });
+
+  it('refuses non-default statuses to anonymous callers with rest_forbidden_status 401', async () => {
+    for (const status of ['draft', 'any', 'private', 'publish,draft', 'trash']) {
+      const res = await q(status);
+      expect(isWpError(res, 400, 'rest_invalid_param'), status).toBe(true);
+      expect(detail(res, 'status').code, status).toBe('rest_forbidden_status');
+      expect(detail(res, 'status').data.status, status).toBe(401);
+    }
+  });
+
+  it('refuses them to subscribers with rest_forbidden_status 403', async () => {
+    for (const status of ['draft', 'any', 'pending']) {
+      const res = await q(status, 'subscriber');
+      expect(isWpError(res, 400, 'rest_invalid_param'), status).toBe(true);
+      expect(detail(res, 'status').code).toBe('rest_forbidden_status');
+      expect(detail(res, 'status').data.status).toBe(403);
+    }
+  });
+
+  it('gives editors every status they ask for; any = all but trash', async () => {
+    const any = await q('any', 'editor');
+    expect(statuses(any)).toEqual(['draft', 'draft', 'future', 'pending', 'private', 'publish']);
+    expect(any.headers.get('x-wp-total')).toBe('6');
+    expect(sorted(idsOf(await q('draft,pending', 'editor')))).toEqual(sorted([st.authorDraft, st.editorDraft, st.pending]));
+    expect(sorted(idsOf(await list(`?categories=${cat}&status[]=private&status[]=future`, 'editor')))).toEqual(sorted([st.private, st.future]));
+    expect(idsOf(await q('trash', 'editor'))).toEqual([st.trash]);
+    expect(sorted(idsOf(await q('publish,trash', 'administrator')))).toEqual(sorted([st.publish, st.trash]));
+  });
+
+  it('lets authors and contributors ask, but drops the rows they may not read', async () => {
+    const author = await q('any', 'author');
+    expect(sorted(idsOf(author))).toEqual(sorted([st.publish, st.authorDraft]));
+    const contributor = await q('any', 'contributor');
+    expect(sorted(idsOf(contributor))).toEqual(sorted([st.publish, st.pending]));
+    const privateOnly = await q('private', 'author');
+    expect(idsOf(privateOnly)).toEqual([]);
+  });
+
+  it('rejects unknown statuses', async () => {
+    const res = await q('bogus', 'editor');
+    expect(isWpError(res, 400, 'rest_invalid_param')).toBe(true);
+    expect(res.body.data.params.status).toBeTruthy();
+    expect(isWpError(await q('publish,bogus', 'administrator'), 400, 'rest_invalid_param')).toBe(true);
+  });
+});
+
+describe('taxonomy filters and format', () => {
+  let fruit: number, citrus: number, veg: number, red: number, green: number, sweet: number;
+  const t: Record<string, number> = {};
+  let scope: string;
+  beforeAll(async () => {
+    fruit = await term('categories', { name: 'Fruit' });
+    citrus = await term('categories', { name: 'Citrus', parent: fruit });
+    veg = await term('categories', { name: 'Vegetables' });
+    red = await term('tags', { name: 'red' });
+    green = await term('tags', { name: 'green' });
+    sweet = await term('tags', { name: 'sweet' });
+    const rows: [string, number[], number[], string][] = [
+      ['t1', [fruit], [red, sweet], 'aside'],
+      ['t2', [citrus], [sweet], 'quote'],
+      ['t3', [veg], [green], 'aside'],
+      ['t4', [veg, fruit], [red, green], 'standard'],
+      ['t5', [], [red], 'standard'],
+      ['t6', [citrus, veg], [], 'standard'],
+    ];
+    let day = 1;
+    for (const [key, categories, tags, format] of rows) {
+      const json: Record<string, unknown> = { title: `Tax ${key}`, status: 'publish', tags, format, date: `2018-07-0${day++}T00:00:00` };
+      if (categories.length) json.categories = categories;
+      t[key] = (await post(json)).id;
+    }
+    scope = `include=${Object.values(t).join(',')}&per_page=100`;
+  });
+  const set = async (query: string) => sorted(idsOf(await list(`?${scope}&${query}`)));
+  const of = (...keys: string[]) => sorted(keys.map((k) => t[k]));
+
+  it('filters by category id lists, without children by default', async () => {
+    expect(await set(`categories=${fruit}`)).toEqual(of('t1', 't4'));
+    expect(await set(`categories=${fruit},${veg}`)).toEqual(of('t1', 't3', 't4', 't6'));
+    expect(await set(`categories[]=${fruit}&categories[]=${citrus}`)).toEqual(of('t1', 't2', 't4', 't6'));
+    // Unscoped: the filter alone selects exactly these.
+    expect(sorted(idsOf(await list(`?categories=${citrus}`)))).toEqual(of('t2', 't6'));
+  });
+
+  it('filters with the object form: terms, operator, include_children', async () => {
+    expect(await set(`categories[terms][]=${fruit}`)).toEqual(of('t1', 't4'));
+    expect(await set(`categories[terms][]=${fruit}&categories[include_children]=true`)).toEqual(of('t1', 't2', 't4', 't6'));
+    expect(await set(`categories[terms][]=${fruit}&categories[include_children]=false`)).toEqual(of('t1', 't4'));
+    expect(await set(`categories[terms][]=${fruit}&categories[terms][]=${veg}&categories[operator]=AND`)).toEqual(of('t4'));
+    expect(await set(`categories[terms][]=${citrus}&categories[terms][]=${veg}&categories[operator]=AND`)).toEqual(of('t6'));
+    expect(await set(`categories[terms][]=${fruit}&categories[terms][]=${veg}&categories[operator]=OR`)).toEqual(of('t1', 't3', 't4', 't6'));
+    expect(await set(`tags[terms][]=${red}&tags[terms][]=${green}&tags[operator]=AND`)).toEqual(of('t4'));
+    expect(await set(`tags[terms][]=${red}&tags[terms][]=${green}`)).toEqual(of('t1', 't3', 't4', 't5'));
+  });
+
+  it('filters by tag id lists', async () => {
+    expect(await set(`tags=${red}`)).toEqual(of('t1', 't4', 't5'));
+    expect(await set(`tags[]=${sweet}&tags[]=${green}`)).toEqual(of('t1', 't2', 't3', 't4'));
+  });
+
+  it('combines taxonomies with AND by default, or tax_relation', async () => {
+    expect(await set(`categories=${veg}&tags=${red}`)).toEqual(of('t4'));
+    expect(await set(`categories=${veg}&tags=${red}&tax_relation=AND`)).toEqual(of('t4'));
+    expect(await set(`categories=${veg}&tags=${sweet}&tax_relation=AND`)).toEqual([]);
+    expect(await set(`categories=${veg}&tags=${sweet}&tax_relation=OR`)).toEqual(of('t1', 't2', 't3', 't4', 't6'));
+    expect(await set(`categories[terms][]=${fruit}&categories[include_children]=true&tags=${green}&tax_relation=OR`)).toEqual(of('t1', 't2', 't3', 't4', 't6'));
+    const bad = await list(`?categories=${veg}&tags=${sweet}&tax_relation=XOR`);
+    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(detail(bad, 'tax_relation').code).toBe('rest_not_in_enum');
+  });
+
+  it('excludes terms with categories_exclude and tags_exclude', async () => {
+    expect(await set(`categories_exclude=${veg}`)).toEqual(of('t1', 't2', 't5'));
+    expect(await set(`categories_exclude=${fruit},${citrus}`)).toEqual(of('t3', 't5'));
+    expect(await set(`categories_exclude[]=${fruit}`)).toEqual(of('t2', 't3', 't5', 't6'));
+    expect(await set(`categories_exclude[terms][]=${fruit}`)).toEqual(of('t2', 't3', 't5', 't6'));
+    expect(await set(`categories_exclude[terms][]=${fruit}&categories_exclude[include_children]=true`)).toEqual(of('t3', 't5'));
+    expect(await set(`tags_exclude=${red}`)).toEqual(of('t2', 't3', 't6'));
+    expect(await set(`tags_exclude[terms][]=${red}&tags_exclude[terms][]=${sweet}`)).toEqual(of('t3', 't6'));
+    expect(await set(`categories=${veg}&tags_exclude=${green}`)).toEqual(of('t6'));
+  });
+
+  it('refuses taxonomy objects with keys other than the declared ones', async () => {
+    for (const q of [
+      `categories[foo]=1`,
+      `categories[terms][]=${fruit}&categories[relation]=AND`,
+      `tags[terms][]=${red}&tags[include_children]=true`,
+      `categories_exclude[terms][]=${fruit}&categories_exclude[operator]=AND`,
+      `tags_exclude[terms][]=${red}&tags_exclude[include_children]=true`,
+      `tags_exclude[terms][]=${red}&tags_exclude[operator]=OR`,
+    ]) {
+      const res = await list(`?${q}`);
+      expect(isWpError(res, 400, 'rest_invalid_param'), q).toBe(true);
+    }
+    expect(isWpError(await list(`?categories[terms][]=${fruit}&categories[operator]=XOR`), 400, 'rest_invalid_param')).toBe(true);
+    expect(isWpError(await list('?categories=abc'), 400, 'rest_invalid_param')).toBe(true);
+    expect(isWpError(await list('?tags[terms][]=abc'), 400, 'rest_invalid_param')).toBe(true);
+  });
+
+  it('sends paging headers that count the filtered matches', async () => {
+    const first = await list(`?tags=${red}&per_page=2`);
+    expect(idsOf(first)).toEqual([t.t5, t.t4]);
+    expect(total(first)).toEqual(['3', '2']);
+    const second = await list(`?tags=${red}&per_page=2&page=2`);
+    expect(idsOf(second)).toEqual([t.t1]);
+    expect(total(second)).toEqual(['3', '2']);
+    expect(second.headers.get('link')).toContain('rel="prev"');
+    expect(second.headers.get('link')).not.toContain('rel="next"');
+    const both = await list(`?categories[terms][]=${fruit}&categories[include_children]=true&per_page=3`);
+    expect(total(both)).toEqual(['4', '2']);
+  });
+
+  it('filters by format; standard means no format', async () => {
+    expect(await set('format=aside')).toEqual(of('t1', 't3'));
+    expect(await set('format=aside,quote')).toEqual(of('t1', 't2', 't3'));
+    expect(await set('format[]=quote')).toEqual(of('t2'));
+    expect(await set('format=standard')).toEqual(of('t4', 't5', 't6'));
+    expect(await set('format=standard,quote')).toEqual(of('t2', 't4', 't5', 't6'));
+    expect(await set(`format=aside&categories=${veg}`)).toEqual(of('t3'));
+  });
+
+  it('refuses duplicate and unknown formats', async () => {
+    const dup = await list('?format=aside,aside');
+    expect(isWpError(dup, 400, 'rest_invalid_param')).toBe(true);
+    expect(detail(dup, 'format').code).toBe('rest_duplicate_items');
+    const dup2 = await list('?format[]=quote&format[]=quote');
+    expect(isWpError(dup2, 400, 'rest_invalid_param')).toBe(true);
+    expect(detail(dup2, 'format').code).toBe('rest_duplicate_items');
+    const unknown = await list('?format=essay');
+    expect(isWpError(unknown, 400, 'rest_invalid_param')).toBe(true);
+    expect(unknown.body.data.params.format).toBeTruthy();
+  });
+});
+
+describe('sticky and ignore_sticky', () => {
+  let cat: number;
+  const k: number[] = [];
+  let outside: number;
+  beforeAll(async () => {
+    cat = await term('categories', { name: 'Sticky group' });
+    const other = await term('categories', { name: 'Sticky outsider' });
+    for (let i = 0; i < 12; i++) {
+      k.push((await post({ title: `Sticky group ${i}`, status: 'publish', categories: [cat], date: `2017-02-${String(i + 1).padStart(2, '0')}T00:00:00` })).id);
+    }
+    outside = (await post({ title: 'Sticky outsider', status: 'publish', categories: [other], date: '2017-06-01T00:00:00' })).id;
+  });
+  const q = (rest: string) => list(`?categories=${cat}&${rest}`);
+
+  it('sticky=true gives an empty list while no post is sticky', async () => {
+    const res = await list('?sticky=true');
+    expect(idsOf(res)).toEqual([]);
+    expect(total(res)).toEqual(['0', '0']);
+  });
+
+  it('sticky=true lists only sticky posts; sticky=false leaves them out', async () => {
+    for (const id of [k[2], k[7], outside]) {
+      const res = await site.req('PATCH', `/core/v2/posts/${id}`, { as: 'administrator', json: { sticky: true } });
+      expect(res.body.sticky).toBe(true);
+    }
+    expect(idsOf(await list('?sticky=true'))).toEqual([outside, k[7], k[2]]);
+    expect(idsOf(await q('sticky=true'))).toEqual([k[7], k[2]]);
+    expect(idsOf(await q('sticky=1&order=asc'))).toEqual([k[2], k[7]]);
+    expect(idsOf(await q(`sticky=true&include=${k[0]},${k[1]}`))).toEqual([]);
+    const unstuck = await q('sticky=false&per_page=100');
+    expect(idsOf(unstuck)).toEqual(k.filter((_, i) => i !== 2 && i !== 7).reverse());
+    expect(unstuck.headers.get('x-wp-total')).toBe('10');
+  });
+
+  it('ignores stickiness by default (ignore_sticky=true)', async () => {
+    expect(idsOf(await q('per_page=5'))).toEqual([k[11], k[10], k[9], k[8], k[7]]);
+    expect(idsOf(await q('per_page=5&ignore_sticky=true'))).toEqual([k[11], k[10], k[9], k[8], k[7]]);
+  });
+
+  it('ignore_sticky=false puts the matching sticky posts first, then the rest, across pages', async () => {
+    const pages = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await q(`ignore_sticky=false&per_page=5&page=${page}`);
+      expect(total(res)).toEqual(['12', '3']);
+      pages.push(idsOf(res));
+    }
+    expect(pages).toEqual([
+      [k[7], k[2], k[11], k[10], k[9]],
+      [k[8], k[6], k[5], k[4], k[3]],
+      [k[1], k[0]],
+    ]);
+    // The sticky post outside the filter is never pulled in.
+    expect(pages.flat()).not.toContain(outside);
+  });
+
+  it('ignore_sticky=false keeps the requested order for the rest', async () => {
+    const asc = idsOf(await q('ignore_sticky=false&order=asc&per_page=100'));
+    expect(asc).toEqual([k[2], k[7], ...k.filter((_, i) => i !== 2 && i !== 7)]);
+    const byTitle = idsOf(await q('ignore_sticky=false&orderby=id&order=desc&per_page=4'));
+    expect(byTitle).toEqual([k[7], k[2], k[11], k[10]]);
+    const withOffset = idsOf(await q('ignore_sticky=false&per_page=3&offset=1'));
+    expect(withOffset).toEqual([k[2], k[11], k[10]]);
+  });
+});
