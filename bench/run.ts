@@ -340,6 +340,8 @@ function idStream(ids: number[]): () => { id: number; pass: number } {
 }
 
 const LIST = '/wp-json/core/v2/posts?per_page=10';
+/** The category + full-text search filter of the posts-and-pages issue. */
+const FILTERED = '/wp-json/core/v2/posts?per_page=10&categories=1&search=garden';
 const gqlList = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { total nodes { id title { rendered } date } } }` });
 
@@ -376,6 +378,12 @@ function serviceScenarios(ids: number[], newest: number): Scenario[] {
     {
       name: 'rest list cold',
       next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: `${LIST}&exclude=${id}${pass ? `&pass=${pass}` : ''}` }; })(idStream(ids)),
+      check: checkList,
+    },
+    { name: 'rest filtered warm', fixed: { method: 'GET', path: FILTERED }, check: checkList },
+    {
+      name: 'rest filtered cold',
+      next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: `${FILTERED}&exclude=${id}${pass ? `&pass=${pass}` : ''}` }; })(idStream(ids)),
       check: checkList,
     },
     { name: 'rest item warm', fixed: { method: 'GET', path: `/wp-json/core/v2/posts/${newest}` }, check: checkItem },

@@ -31,20 +31,21 @@ function words(term: string): string[] {
  * Ids of the items of `type` matching the terms, each with a relevance score (higher first).
  * Returns null when the terms hold nothing the index can search (then nothing matches).
  */
-export async function fullTextMatches(ctx: Context, type: string, terms: SearchTerms, columns: SearchColumn[]): Promise<Map<number, number> | null> {
+export async function fullTextMatches(ctx: Context, type: string, terms: SearchTerms, columns: SearchColumn[], ranked = true): Promise<Map<number, number> | null> {
   const include = terms.include.map(words).filter((w) => w.length);
   const exclude = terms.exclude.map(words).filter((w) => w.length);
   if (!include.length) return null;
-  return ctx.db.provider === 'postgres' ? postgresMatches(ctx, type, include, exclude, columns) : sqliteMatches(ctx, type, include, exclude, columns);
+  return ctx.db.provider === 'postgres' ? postgresMatches(ctx, type, include, exclude, columns, ranked) : sqliteMatches(ctx, type, include, exclude, columns, ranked);
 }
 
-async function sqliteMatches(ctx: Context, type: string, include: string[][], exclude: string[][], columns: SearchColumn[]) {
+// Ranking costs ~8× the match itself on common words, so it is computed only for orderby=relevance.
+async function sqliteMatches(ctx: Context, type: string, include: string[][], exclude: string[][], columns: SearchColumn[], ranked: boolean) {
   // FTS5 query: {cols}: ("a"* AND "b"*) NOT ("c"*); a phrase is "w1 w2"*.
   const phrase = (w: string[]) => `"${w.join(' ').replace(/"/g, '""')}"*`;
   let match = `{${columns.join(' ')}} : (${include.map(phrase).join(' AND ')})`;
   if (exclude.length) match += ` NOT {${columns.join(' ')}} : (${exclude.map(phrase).join(' OR ')})`;
   const rows = await ctx.prisma.$queryRawUnsafe<{ id: number | bigint; score: number }[]>(
-    `SELECT c.id AS id, -bm25(content_fts, 10.0, 5.0, 1.0) AS score
+    `SELECT c.id AS id, ${ranked ? '-bm25(content_fts, 10.0, 5.0, 1.0)' : '0'} AS score
        FROM content_fts JOIN "Content" c ON c.id = content_fts.rowid
       WHERE content_fts MATCH ? AND c.type = ?`,
     match, type,
@@ -52,7 +53,7 @@ async function sqliteMatches(ctx: Context, type: string, include: string[][], ex
   return new Map(rows.map((r) => [Number(r.id), Number(r.score)]));
 }
 
-async function postgresMatches(ctx: Context, type: string, include: string[][], exclude: string[][], columns: SearchColumn[]) {
+async function postgresMatches(ctx: Context, type: string, include: string[][], exclude: string[][], columns: SearchColumn[], ranked: boolean) {
   const params: unknown[] = [type];
   const query = (w: string[]) => {
     params.push(w.map((x) => `${x}:*`).join(' <-> '));
@@ -65,7 +66,7 @@ async function postgresMatches(ctx: Context, type: string, include: string[][], 
   const rankQuery = `to_tsquery('simple', $${params.length})`;
   const weighted = `setweight(to_tsvector('simple', "title"), 'A') || setweight(to_tsvector('simple', "excerpt"), 'B') || setweight(to_tsvector('simple', "content"), 'C')`;
   const rows = await ctx.prisma.$queryRawUnsafe<{ id: number; score: number }[]>(
-    `SELECT "id", ts_rank(${weighted}, ${rankQuery}) AS score FROM "Content"
+    `SELECT "id", ${ranked ? `ts_rank(${weighted}, ${rankQuery})` : '0'} AS score FROM "Content"
       WHERE "type" = $1 AND "type" IN ('post', 'page') AND ${[...must, ...mustNot].join(' AND ')}`,
     ...params,
   );

@@ -478,3 +478,35 @@ describe('sticky and ignore_sticky', () => {
     expect(withOffset).toEqual([k[2], k[11], k[10]]);
   });
 });
+
+describe('search with more matches than fit in one IN list', () => {
+  it('pages, orders and counts a large match set like a small one', async () => {
+    const { createTestSite } = await import('../helpers/app.js');
+    const big = await createTestSite();
+    try {
+      const admin = big.users.administrator;
+      const rows = Array.from({ length: 950 }, (_, i) => i);
+      for (const i of rows) {
+        await big.db.prisma.content.create({
+          data: {
+            type: 'post', status: 'publish', authorId: admin.id, title: `Common word ${i}`, slug: `common-${i}`,
+            date: new Date(Date.UTC(2020, 0, 1, 0, i)), dateGmt: new Date(Date.UTC(2020, 0, 1, 0, i)),
+            modified: new Date(Date.UTC(2020, 0, 1)), modifiedGmt: new Date(Date.UTC(2020, 0, 1)),
+          },
+        });
+      }
+      big.db.changed();
+      const res = await big.req('GET', '/core/v2/posts?search=common&per_page=5&page=2');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-wp-total')).toBe('950');
+      expect(res.headers.get('x-wp-totalpages')).toBe('190');
+      expect(res.body.map((p: { slug: string }) => p.slug)).toEqual(['common-944', 'common-943', 'common-942', 'common-941', 'common-940']);
+      const titled = await big.req('GET', '/core/v2/posts?search=common&per_page=2&orderby=title&order=asc&exclude=' + res.body[0].id);
+      expect(titled.headers.get('x-wp-total')).toBe('949');
+      expect(titled.body.map((p: { title: { rendered: string } }) => p.title.rendered)).toEqual(['Common word 0', 'Common word 1']);
+      expect(isWpError(await big.req('GET', '/core/v2/posts?search=common&per_page=100&page=11'), 400, 'rest_post_invalid_page_number')).toBe(true);
+    } finally {
+      await big.close();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import {
   type ContentInput, type ListFilter, type ListPaging,
 } from './service.js';
 
-interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null }
+interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null; total?: number }
 
 export interface ContentTypeDefinition {
   type: 'post' | 'page';
@@ -31,8 +31,8 @@ export function defineContentType(d: ContentTypeDefinition): void {
   const List = builder.objectRef<ListShape>(`${d.name}List`).implement({
     description: `One page of ${d.plural} with the totals of the whole filtered list.`,
     fields: (t) => ({
-      total: t.int({ description: `${d.name}s matching the filter (before per-item visibility is applied).`, resolve: (l, _a, ctx) => countContent(ctx, l.where) }),
-      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((await countContent(ctx, l.where)) / l.paging.perPage) }),
+      total: t.int({ description: `${d.name}s matching the filter (before per-item visibility is applied).`, resolve: (l, _a, ctx) => l.total ?? countContent(ctx, l.where) }),
+      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((l.total ?? (await countContent(ctx, l.where))) / l.paging.perPage) }),
       nodes: t.prismaField({
         type: [d.ref],
         description: `The ${d.plural} of this page that the caller may read.`,
@@ -86,16 +86,16 @@ export function defineContentType(d: ContentTypeDefinition): void {
         if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
         const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
         const site = await ctx.site();
-        const q = await listWhere(ctx, site, d.type, filter);
+        const q = await listWhere(ctx, site, d.type, filter, paging.orderby === 'relevance');
         const skip = args.offset ?? (page - 1) * perPage;
+        const ordered = await orderedPageIds(ctx, site, q, paging, filter, skip);
         if (page > 1) {
-          const total = await countContent(ctx, q.where);
+          const total = ordered?.total ?? (await countContent(ctx, q.where));
           if (total > 0 && page > Math.ceil(total / perPage)) {
             throw restError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
           }
         }
-        const ids = await orderedPageIds(ctx, site, q, paging, filter, skip);
-        return { where: q.where, paging, skip, ids };
+        return { where: q.where, paging, skip, ids: ordered?.ids ?? null, total: ordered?.total };
       },
     }),
   }));

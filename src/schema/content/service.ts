@@ -126,9 +126,17 @@ export interface ListQuery {
   where: Where;
   /** Relevance scores when a full-text search ran. */
   scores: Map<number, number> | null;
+  /**
+   * Set when the search matched more items than fit in one `IN (…)` list: `where` then holds
+   * the other filters only, and the page is cut from the matches in memory (same query count).
+   */
+  matchesInMemory: boolean;
 }
 
-export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Promise<ListQuery> {
+/** Most ids a query may carry as bind values (SQLite's classic limit is 999). */
+export const MAX_BOUND_IDS = 900;
+
+export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter, ranked = false): Promise<ListQuery> {
   const and: Where[] = [{ type }];
   const statuses = f.status?.length ? f.status : ['publish'];
   and.push({ status: statuses.includes('any') ? { in: ANY_STATUSES } : { in: statuses } });
@@ -160,10 +168,10 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
     const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
     scores = f.searchExact
       ? await exactMatches(ctx, type, f.search, columns)
-      : (await fullTextMatches(ctx, type, parseSearch(f.search, false), columns)) ?? new Map();
-    and.push({ id: { in: [...scores.keys()] } });
+      : (await fullTextMatches(ctx, type, parseSearch(f.search, false), columns, ranked)) ?? new Map();
+    if (scores.size <= MAX_BOUND_IDS) and.push({ id: { in: [...scores.keys()] } });
   }
-  return { where: { AND: and }, scores };
+  return { where: { AND: and }, scores, matchesInMemory: !!scores && scores.size > MAX_BOUND_IDS };
 }
 
 export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelationInput[] {
@@ -183,9 +191,10 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
  * The ids of one page when the order is not a column: the include/slug list order, relevance,
  * or sticky posts first. Reads ids only; the page's records are fetched afterwards by id.
  */
-export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<number[] | null> {
+export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<{ ids: number[]; total?: number } | null> {
   const dir = paging.order === 'asc' ? 1 : -1;
-  const slice = (ids: number[]) => ids.slice(skip, skip + paging.perPage);
+  const slice = (ids: number[]) => ({ ids: ids.slice(skip, skip + paging.perPage) });
+  if (q.matchesInMemory) return pageOfMatches(ctx, site, q, paging, filter, skip);
   if (paging.orderby === 'include' && filter.include?.length) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
     const position = new Map(filter.include.map((id, i) => [id, i]));
@@ -213,14 +222,46 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
     const sticky = await ctx.prisma.content.findMany({ where: { AND: [q.where, { id: { in: site.stickyPosts } }] }, orderBy: order, select: { id: true } });
     const head = sticky.slice(skip, skip + paging.perPage).map((r) => r.id);
     const want = paging.perPage - head.length;
-    if (want <= 0) return head;
+    if (want <= 0) return { ids: head };
     const rest = await ctx.prisma.content.findMany({
       where: { AND: [q.where, { id: { notIn: site.stickyPosts } }] }, orderBy: order, select: { id: true },
       skip: Math.max(0, skip - sticky.length), take: want,
     });
-    return [...head, ...rest.map((r) => r.id)];
+    return { ids: [...head, ...rest.map((r) => r.id)] };
   }
   return null;
+}
+
+/**
+ * A page of a large full-text match set: the rows passing the other filters are read (id and
+ * sort keys only), intersected with the matches, ordered and cut here; the total is the size of
+ * the intersection.
+ */
+async function pageOfMatches(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<{ ids: number[]; total: number }> {
+  // Only the sort column is read with the ids: on 10k rows every extra column costs.
+  const column = ({ date: 'date', modified: 'modified', title: 'title', slug: 'slug', author: 'authorId', parent: 'parentId', menu_order: 'menuOrder', include_slugs: 'slug' } as const)[paging.orderby as 'date'] ?? (paging.orderby === 'id' || paging.orderby === 'relevance' || paging.orderby === 'include' ? null : 'date');
+  type Row = { id: number; date: Date; modified: Date; title: string; slug: string; authorId: number; parentId: number | null; menuOrder: number };
+  const rows = ((await ctx.prisma.content.findMany({ where: q.where, select: { id: true, ...(column ? { [column]: true } : {}) } })) as unknown as Row[])
+    .filter((r) => q.scores!.has(r.id));
+  const dir = paging.order === 'asc' ? 1 : -1;
+  const includeAt = new Map((filter.include ?? []).map((id, i) => [id, i]));
+  const slugAt = new Map((filter.slug ?? []).map((s, i) => [s, i]));
+  const key: Record<string, (r: (typeof rows)[number]) => number | string> = {
+    date: (r) => r.date.getTime(), modified: (r) => r.modified.getTime(), id: (r) => r.id, title: (r) => r.title.toLowerCase(),
+    slug: (r) => r.slug, author: (r) => r.authorId, parent: (r) => r.parentId ?? 0, menu_order: (r) => r.menuOrder,
+    relevance: (r) => q.scores!.get(r.id)!, include: (r) => includeAt.get(r.id) ?? 0, include_slugs: (r) => slugAt.get(r.slug) ?? 0,
+  };
+  const k = key[paging.orderby] ?? key.date;
+  const listDir = paging.orderby === 'include' || paging.orderby === 'include_slugs' ? 1 : dir;
+  rows.sort((a, b) => {
+    const x = k(a), y = k(b);
+    return (x < y ? -listDir : x > y ? listDir : 0) || dir * (a.id - b.id);
+  });
+  if (paging.ignoreSticky === false && site.stickyPosts.length) {
+    const sticky = new Set(site.stickyPosts);
+    rows.sort((a, b) => Number(sticky.has(b.id)) - Number(sticky.has(a.id)));
+  }
+  return { ids: rows.slice(skip, skip + paging.perPage).map((r) => r.id), total: rows.length };
 }
 
 const totals = new Map<string, Promise<number>>();
