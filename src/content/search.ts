@@ -62,11 +62,14 @@ async function postgresMatches(ctx: Context, type: string, include: string[][], 
   const anyColumn = (q: string) => `(${columns.map((c) => `to_tsvector('simple', "${c}") @@ ${q}`).join(' OR ')})`;
   const must = include.map((w) => anyColumn(query(w)));
   const mustNot = exclude.map((w) => `NOT ${anyColumn(query(w))}`);
-  params.push(include.map((w) => `(${w.map((x) => `${x}:*`).join(' <-> ')})`).join(' & '));
-  const rankQuery = `to_tsquery('simple', $${params.length})`;
-  const weighted = `setweight(to_tsvector('simple', "title"), 'A') || setweight(to_tsvector('simple', "excerpt"), 'B') || setweight(to_tsvector('simple', "content"), 'C')`;
+  let score = '0';
+  if (ranked) {
+    params.push(include.map((w) => `(${w.map((x) => `${x}:*`).join(' <-> ')})`).join(' & '));
+    const weighted = `setweight(to_tsvector('simple', "title"), 'A') || setweight(to_tsvector('simple', "excerpt"), 'B') || setweight(to_tsvector('simple', "content"), 'C')`;
+    score = `ts_rank(${weighted}, to_tsquery('simple', $${params.length}))`;
+  }
   const rows = await ctx.prisma.$queryRawUnsafe<{ id: number; score: number }[]>(
-    `SELECT "id", ${ranked ? `ts_rank(${weighted}, ${rankQuery})` : '0'} AS score FROM "Content"
+    `SELECT "id", ${score} AS score FROM "Content"
       WHERE "type" = $1 AND "type" IN ('post', 'page') AND ${[...must, ...mustNot].join(' AND ')}`,
     ...params,
   );
