@@ -49,6 +49,7 @@ export function createDispatcher(o: DispatcherOptions) {
   const compiled: CompiledRoute[] = o.table.map((route) => ({ route, regex: compilePattern(route.pattern) }));
   const root = `${o.siteUrl}${o.restPrefix}/`;
   const discovery = `<${root}>; rel="https://api.w.org/"`;
+  const inFlight = new Map<string, Promise<CoreResponse>>();
 
   function match(path: string): { route: RouteEntry; pathParams: Record<string, string> } | null {
     for (const { route, regex } of compiled) {
@@ -191,22 +192,37 @@ export function createDispatcher(o: DispatcherOptions) {
         }
       }
 
-      const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
-      const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
-        ? parseQueryString(request.body.toString('utf8')) : {};
-      const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
-      validateParams(endpoint, params);
+      const produce = async (): Promise<CoreResponse> => {
+        const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
+        const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
+          ? parseQueryString(request.body.toString('utf8')) : {};
+        const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
+        validateParams(endpoint, params);
 
-      const gatewayRequest: GatewayRequest = { method: method as Method, path, params, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams };
-      const result = await endpoint.handler(gatewayRequest);
-      const fields = parseFieldsParam(query._fields);
-      const embed = parseEmbedParam(query._embed);
-      if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
-        await embedLinks(result.body, embed, (href) => subRequest(href, ctx));
+        const gatewayRequest: GatewayRequest = { method: method as Method, path, params, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams };
+        const result = await endpoint.handler(gatewayRequest);
+        const fields = parseFieldsParam(query._fields);
+        const embed = parseEmbedParam(query._embed);
+        if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
+          await embedLinks(result.body, embed, (href) => subRequest(href, ctx));
+        }
+        const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
+        const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
+        if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+        return response;
+      };
+
+      if (cacheable) {
+        // Single flight: identical anonymous reads arriving together share one execution.
+        let flight = inFlight.get(cacheKey);
+        if (!flight) {
+          flight = produce().then(stripRequestHeaders).finally(() => inFlight.delete(cacheKey));
+          inFlight.set(cacheKey, flight);
+        }
+        const out = withRequestHeaders(await flight, request, head);
+        return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
       }
-      const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
-      const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
-      if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+      const response = await produce();
       if (authHeaders) Object.assign(response.headers, authHeaders);
       return head ? { ...response, body: '' } : response;
     } catch (err) {

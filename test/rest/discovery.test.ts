@@ -182,6 +182,19 @@ describe('response cache', () => {
     expect(after.body[0].id).toBe(created.body.id);
   });
 
+  it('runs identical anonymous reads arriving together once (single flight)', async () => {
+    await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: 'Bust', status: 'draft' } });
+    let before = site.db.statements;
+    await site.req('GET', '/core/v2/posts?per_page=3&order=asc');
+    const one = site.db.statements - before;
+    await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: 'Bust again', status: 'draft' } });
+    before = site.db.statements;
+    const all = await Promise.all(Array.from({ length: 5 }, () => site.req('GET', '/core/v2/posts?per_page=3&order=asc')));
+    expect(site.db.statements - before).toBe(one);
+    expect(new Set(all.map((r) => r.text)).size).toBe(1);
+    expect(all.every((r) => r.status === 200)).toBe(true);
+  });
+
   it('never caches authenticated answers', async () => {
     const draft = await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: 'Not for all' } });
     await site.req('GET', `/core/v2/posts/${draft.body.id}`, { as: 'administrator' });
