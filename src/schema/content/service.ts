@@ -11,6 +11,7 @@ import { canDeleteContent, canEditContent, canReadContent } from '../../auth/con
 import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
 import { exactMatches, fullTextMatches, parseSearch, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
+import { searchPage, type SearchListFilter } from '../../content/search-list.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
 
 type Where = PrismaNS.ContentWhereInput;
@@ -107,19 +108,24 @@ async function withDescendants(ctx: Context, taxonomy: string, ids: number[]): P
   return [...result];
 }
 
-async function taxonomyClauses(ctx: Context, f: ListFilter): Promise<Where[]> {
-  const clauses: Where[] = [];
+/** The taxonomy filters as term-id sets: any of them, all of them, or none of them. */
+async function taxonomySpecs(ctx: Context, f: ListFilter): Promise<{ ids: number[]; mode: 'any' | 'all' | 'none' }[]> {
+  const out: { ids: number[]; mode: 'any' | 'all' | 'none' }[] = [];
   const specs: [string, TaxonomyFilter | null | undefined, boolean][] = [
     ['category', f.categories, false], ['category', f.categoriesExclude, true], ['post_tag', f.tags, false], ['post_tag', f.tagsExclude, true],
   ];
   for (const [taxonomy, spec, exclude] of specs) {
     if (!spec?.terms?.length) continue;
     const ids = spec.includeChildren ? await withDescendants(ctx, taxonomy, spec.terms) : spec.terms;
-    if (exclude) clauses.push({ NOT: { terms: { some: { termId: { in: ids } } } } });
-    else if (spec.operator === 'AND') clauses.push({ AND: spec.terms.map((id) => ({ terms: { some: { termId: id } } })) });
-    else clauses.push({ terms: { some: { termId: { in: ids } } } });
+    out.push(exclude ? { ids, mode: 'none' } : spec.operator === 'AND' ? { ids: spec.terms, mode: 'all' } : { ids, mode: 'any' });
   }
-  return clauses;
+  return out;
+}
+
+function taxonomyWhere(spec: { ids: number[]; mode: 'any' | 'all' | 'none' }): Where {
+  if (spec.mode === 'none') return { NOT: { terms: { some: { termId: { in: spec.ids } } } } };
+  if (spec.mode === 'all') return { AND: spec.ids.map((id) => ({ terms: { some: { termId: id } } })) };
+  return { terms: { some: { termId: { in: spec.ids } } } };
 }
 
 export interface ListQuery {
@@ -131,6 +137,12 @@ export interface ListQuery {
    * the other filters only, and the page is cut from the matches in memory (same query count).
    */
   matchesInMemory: boolean;
+  /** A full-text search: the page and total come from one SQL statement each. */
+  search?: SearchListFilter;
+}
+
+function typeFromWhere(where: Where): string {
+  return ((where.AND as Where[])[0] as { type: string }).type;
 }
 
 /** Most ids a query may carry as bind values (SQLite's classic limit is 999). */
@@ -161,9 +173,25 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
     const sticky = site.stickyPosts;
     and.push(f.sticky ? { id: { in: sticky } } : { id: { notIn: sticky } });
   }
-  const tax = await taxonomyClauses(ctx, f);
+  const taxSpecs = await taxonomySpecs(ctx, f);
+  const tax = taxSpecs.map(taxonomyWhere);
   if (tax.length) and.push(f.taxRelation === 'OR' ? { OR: tax } : { AND: tax });
   let scores: Map<number, number> | null = null;
+  if (f.search && !f.searchExact) {
+    // Full-text lists run as one SQL statement (src/content/search-list.ts).
+    const bound = (v: string | null | undefined, param: string) => (v ? boundDate(site, v, param) : undefined);
+    const statuses = f.status?.length ? (f.status.includes('any') ? ANY_STATUSES : f.status) : ['publish'];
+    return {
+      where: { AND: and }, scores: null, matchesInMemory: false,
+      search: {
+        search: f.search, searchColumns: f.searchColumns, statuses,
+        after: bound(f.after, 'after'), before: bound(f.before, 'before'), modifiedAfter: bound(f.modifiedAfter, 'modified_after'), modifiedBefore: bound(f.modifiedBefore, 'modified_before'),
+        author: f.author, authorExclude: f.authorExclude, include: f.include, exclude: f.exclude, slug: f.slug,
+        format: f.format, sticky: f.sticky, parent: f.parent, parentExclude: f.parentExclude, menuOrder: f.menuOrder,
+        tax: taxSpecs, taxRelation: f.taxRelation,
+      },
+    };
+  }
   if (f.search) {
     const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
     scores = f.searchExact
@@ -194,6 +222,7 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
 export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<{ ids: number[]; total?: number } | null> {
   const dir = paging.order === 'asc' ? 1 : -1;
   const slice = (ids: number[]) => ({ ids: ids.slice(skip, skip + paging.perPage) });
+  if (q.search) return searchPage(ctx, site, typeFromWhere(q.where), q.search, { orderby: paging.orderby, order: paging.order, ignoreSticky: paging.ignoreSticky, include: filter.include, slug: filter.slug }, skip, paging.perPage);
   if (q.matchesInMemory) return pageOfMatches(ctx, site, q, paging, filter, skip);
   if (paging.orderby === 'include' && filter.include?.length) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
