@@ -7,6 +7,7 @@ import { capsForType } from '../../auth/capabilities.js';
 import { formatWpDate } from '../../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../../content/render.js';
 import { cachedRender } from '../../content/render-cache.js';
+import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { permalink } from './service.js';
 
@@ -57,22 +58,12 @@ function revisionStats(ctx: Context, id: number) {
   }).load(id);
 }
 
-/** Slugs of a page's ancestors, nearest last, loaded a level at a time for the whole page of items. */
-export async function ancestorSlugs(ctx: Context, parentId: number | null): Promise<string[]> {
-  const slugs: string[] = [];
-  const seen = new Set<number>();
-  const load = ctx.loader<number, { slug: string; parentId: number | null } | null>('contentSlugParent', async (ids) => {
+/** Slugs of a page's ancestors, nearest last. */
+export function ancestorSlugs(ctx: Context, parentId: number | null): Promise<string[]> {
+  return ancestorChain(ctx.loader<number, SlugNode | null>('contentSlugParent', async (ids) => {
     const rows = await ctx.prisma.content.findMany({ where: { id: { in: [...ids] } }, select: { id: true, slug: true, parentId: true } });
     return ids.map((id) => rows.find((r) => r.id === id) ?? null);
-  });
-  for (let id = parentId; id && !seen.has(id) && seen.size < 50; ) {
-    seen.add(id);
-    const row = await load.load(id);
-    if (!row) break;
-    slugs.unshift(row.slug);
-    id = row.parentId;
-  }
-  return slugs;
+  }), parentId);
 }
 
 export const termSelect = { terms: { select: { termId: true, taxonomy: true, term: { select: { slug: true } } }, orderBy: { termOrder: 'asc' as const } } };

@@ -6,6 +6,7 @@ import { authStatus, restError } from '../../errors.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { filterTitleHtml } from '../../content/kses.js';
 import { canReadContent } from '../../auth/content-permissions.js';
+import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
 
 export type Taxonomy = 'category' | 'post_tag';
 type Where = PrismaNS.TermWhereInput;
@@ -140,19 +141,10 @@ export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): 
   ctx.db.changed();
 }
 
-export async function termAncestorSlugs(ctx: Context, parentId: number): Promise<string[]> {
-  const load = ctx.loader<number, { slug: string; parentId: number } | null>('termSlugParent', async (ids) => {
+/** Slugs of a category's ancestors, nearest last. */
+export function termAncestorSlugs(ctx: Context, parentId: number): Promise<string[]> {
+  return ancestorChain(ctx.loader<number, SlugNode | null>('termSlugParent', async (ids) => {
     const rows = await ctx.prisma.term.findMany({ where: { id: { in: [...ids] } }, select: { id: true, slug: true, parentId: true } });
     return ids.map((id) => rows.find((r) => r.id === id) ?? null);
-  });
-  const slugs: string[] = [];
-  const seen = new Set<number>();
-  for (let id = parentId; id && !seen.has(id) && seen.size < 50; ) {
-    seen.add(id);
-    const row = await load.load(id);
-    if (!row) break;
-    slugs.unshift(row.slug);
-    id = row.parentId;
-  }
-  return slugs;
+  }), parentId);
 }
