@@ -119,6 +119,14 @@ describe('UserCreate, UserUpdate', () => {
     expect(badName.body.data.details.username.code).toBe('rest_user_invalid_username');
   });
 
+  it('stores first name, last name and nickname', async () => {
+    const created = await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'named1', email: 'named1@example.test', password: 'pw-named-1', first_name: 'Ada', last_name: 'Lovelace' } });
+    expect(created.status).toBe(201);
+    expect([created.body.first_name, created.body.last_name, created.body.nickname]).toEqual(['Ada', 'Lovelace', 'named1']);
+    const updated = await site.req('POST', `/core/v2/users/${created.body.id}`, { as: 'administrator', json: { nickname: 'Countess', last_name: 'King' } });
+    expect([updated.body.first_name, updated.body.last_name, updated.body.nickname]).toEqual(['Ada', 'King', 'Countess']);
+  });
+
   it('needs create_users (401/403 rest_cannot_create_user)', async () => {
     const json = { username: 'nope', email: 'nope@example.test', password: 'p' };
     expect(isWpError(await site.req('POST', '/core/v2/users', { json }), 401, 'rest_cannot_create_user')).toBe(true);

@@ -225,6 +225,7 @@ export async function createUserRecord(ctx: Context, input: UserInput): Promise<
     data: {
       login, email, role, slug, passwordHash: await hashLoginPassword(password),
       displayName: input.name ?? login, url: input.url ?? '', description: input.description ?? '', locale: input.locale ?? '',
+      firstName: input.firstName ?? '', lastName: input.lastName ?? '', nickname: input.nickname ?? '',
     },
     select: { id: true },
   });
@@ -262,6 +263,9 @@ export async function updateUserRecord(ctx: Context, id: number, input: UserInpu
   if (input.url !== undefined && input.url !== null) data.url = input.url;
   if (input.description !== undefined && input.description !== null) data.description = input.description;
   if (input.locale !== undefined && input.locale !== null) data.locale = input.locale === 'en_US' ? '' : input.locale;
+  if (input.firstName != null) data.firstName = input.firstName;
+  if (input.lastName != null) data.lastName = input.lastName;
+  if (input.nickname != null) data.nickname = input.nickname === user.login ? '' : input.nickname;
   if (Object.keys(data).length) {
     await ctx.prisma.user.update({ where: { id: user.id }, data });
     ctx.db.changed();

@@ -19,7 +19,7 @@ const isoWithOffset = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00'
 export const UserRef = builder.prismaObject('User', {
   description: 'A person who can sign in, author content and hold application passwords.',
   fields: (t) => {
-    const detail = <T>(resolve: (u: { id: number; login: string; email: string; role: string; locale: string; registered: Date }) => T) =>
+    const detail = <T>(resolve: (u: { id: number; login: string; email: string; role: string; locale: string; registered: Date; firstName: string; lastName: string; nickname: string }) => T) =>
       (u: Parameters<typeof resolve>[0], _a: unknown, ctx: Parameters<typeof canSeeUserDetails>[0]): T | null => (canSeeUserDetails(ctx, u.id) ? resolve(u) : null);
     return {
       id: t.exposeInt('id', { description: 'Unique identifier.' }),
@@ -31,9 +31,9 @@ export const UserRef = builder.prismaObject('User', {
       avatarUrls: t.field({ type: [Avatar], description: 'Avatar addresses at 24, 48 and 96 pixels.', resolve: (u) => avatarUrls(u.email) }),
       username: t.string({ nullable: true, description: 'Login name; null unless the caller may see private details.', resolve: detail((u) => u.login) }),
       email: t.string({ nullable: true, description: 'E-mail address; null unless the caller may see private details.', resolve: detail((u) => u.email) }),
-      firstName: t.string({ nullable: true, description: 'Given name (not stored yet: always empty); null unless the caller may see private details.', resolve: detail(() => '') }),
-      lastName: t.string({ nullable: true, description: 'Family name (not stored yet: always empty); null unless the caller may see private details.', resolve: detail(() => '') }),
-      nickname: t.string({ nullable: true, description: 'Nickname (the login name); null unless the caller may see private details.', resolve: detail((u) => u.login) }),
+      firstName: t.string({ nullable: true, description: 'Given name; null unless the caller may see private details.', resolve: detail((u) => u.firstName) }),
+      lastName: t.string({ nullable: true, description: 'Family name; null unless the caller may see private details.', resolve: detail((u) => u.lastName) }),
+      nickname: t.string({ nullable: true, description: 'Nickname (the login name unless set); null unless the caller may see private details.', resolve: detail((u) => u.nickname || u.login) }),
       locale: t.string({ nullable: true, description: 'Locale, en_US by default; null unless the caller may see private details.', resolve: detail((u) => u.locale || 'en_US') }),
       roles: t.stringList({ nullable: true, description: 'Roles held; null unless the caller may see private details.', resolve: detail((u) => [u.role]) }),
       registeredDate: t.string({ nullable: true, description: 'Registration time, ISO 8601 in UTC with offset; null unless the caller may see private details.', resolve: detail((u) => isoWithOffset(u.registered)) }),
