@@ -4,7 +4,7 @@
 // the filter meaning is the same as listWhere's in src/schema/content/service.ts.
 import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
-import { parseSearch, SEARCH_COLUMNS, type SearchColumn } from './search.js';
+import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
 
 export interface SearchListFilter {
   search: string;
@@ -21,8 +21,6 @@ export interface SearchListFilter {
 }
 
 export interface SearchListOrder { orderby: string; order: 'asc' | 'desc'; ignoreSticky?: boolean; include?: number[] | null; slug?: string[] | null }
-
-const words = (term: string) => term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 const counts = new Map<string, Promise<number>>();
 
@@ -47,7 +45,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
   const when = (d: Date) => (pg ? d : d.toISOString().replace('Z', '+00:00'));
   const col = (name: string) => `c."${name}"`;
 
-  const terms = parseSearch(f.search, false);
+  const terms = parseSearch(f.search);
   const include = terms.include.map(words).filter((w) => w.length);
   const exclude = terms.exclude.map(words).filter((w) => w.length);
   if (!include.length) return { ids: [], total: 0 };

@@ -86,7 +86,7 @@ export function defineContentType(d: ContentTypeDefinition): void {
         if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
         const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
         const site = await ctx.site();
-        const q = await listWhere(ctx, site, d.type, filter, paging.orderby === 'relevance');
+        const q = await listWhere(ctx, site, d.type, filter);
         const skip = args.offset ?? (page - 1) * perPage;
         const ordered = await orderedPageIds(ctx, site, q, paging, filter, skip);
         if (page > 1) {

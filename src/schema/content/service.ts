@@ -10,7 +10,7 @@ import { capsForType } from '../../auth/capabilities.js';
 import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
 import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
-import { exactMatches, fullTextMatches, parseSearch, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
+import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
 import { searchPage, type SearchListFilter } from '../../content/search-list.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
 
@@ -148,7 +148,7 @@ function typeFromWhere(where: Where): string {
 /** Most ids a query may carry as bind values (SQLite's classic limit is 999). */
 export const MAX_BOUND_IDS = 900;
 
-export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter, ranked = false): Promise<ListQuery> {
+export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Promise<ListQuery> {
   const and: Where[] = [{ type }];
   const statuses = f.status?.length ? f.status : ['publish'];
   and.push({ status: statuses.includes('any') ? { in: ANY_STATUSES } : { in: statuses } });
@@ -193,10 +193,9 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
     };
   }
   if (f.search) {
+    // Only search_semantics=exact is left here: whole-field equality, usually a handful of ids.
     const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
-    scores = f.searchExact
-      ? await exactMatches(ctx, type, f.search, columns)
-      : (await fullTextMatches(ctx, type, parseSearch(f.search, false), columns, ranked)) ?? new Map();
+    scores = await exactMatches(ctx, type, f.search, columns);
     if (scores.size <= MAX_BOUND_IDS) and.push({ id: { in: [...scores.keys()] } });
   }
   return { where: { AND: and }, scores, matchesInMemory: !!scores && scores.size > MAX_BOUND_IDS };
