@@ -77,6 +77,13 @@ describe('PostCreate', () => {
     expect(await site.db.prisma.content.count()).toBe(before);
   });
 
+  it('drops the slug of a pending post saved by someone who cannot publish', async () => {
+    const pending = await create({ title: 'Waiting', slug: 'waiting', status: 'pending' }, 'contributor');
+    expect(pending.body.slug).toBe('');
+    const byEditor = await create({ title: 'Waiting', slug: 'waiting-too', status: 'pending' }, 'editor');
+    expect(byEditor.body.slug).toBe('waiting-too');
+  });
+
   it('applies the 401/403 rule to create and publish rights', async () => {
     expect(isWpError(await site.req('POST', '/core/v2/posts', { json: { title: 'x' } }), 401, 'rest_cannot_create')).toBe(true);
     expect(isWpError(await create({ title: 'x' }, 'subscriber'), 403, 'rest_cannot_create')).toBe(true);

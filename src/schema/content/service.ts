@@ -522,6 +522,8 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     // Posts: unique per type; pages: per type and parent.
     const taken = (candidate: string) =>
       tx.content.count({ where: { type, slug: candidate, ...(type === 'page' ? { parentId } : {}), ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+    // As wp_insert_post: a pending item saved by someone who cannot publish keeps no slug.
+    if (status === 'pending' && !ctx.can(caps.publish_posts)) slug = '';
     if (slug) slug = await uniqueSlug(slug, type, taken);
 
     if (type === 'post') {
