@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
-import { createApplicationPassword, createUser } from '../src/auth/users.js';
+import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
 
 const USAGE = `usage:

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDb, type Db } from '../../src/db/client.js';
 import { bootstrapSite } from '../../src/site/bootstrap.js';
-import { createApplicationPassword, createUser } from '../../src/auth/users.js';
+import { createApplicationPassword, createUser } from '../../src/site/operator.js';
 import { createApp, type App } from '../../gateway/app.js';
 import { ROLES, type Role } from '../../src/auth/capabilities.js';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite, type TestUser } from '../helpers/app.js';
 import { ROLES, type Role } from '../../src/auth/capabilities.js';
-import { createApplicationPassword, createUser } from '../../src/auth/users.js';
+import { createApplicationPassword, createUser } from '../../src/site/operator.js';
 import type { Method } from '../../gateway/types.js';
 
 type Who = 'anonymous' | Role;

@@ -119,6 +119,12 @@ describe('UserCreate, UserUpdate', () => {
     expect(badName.body.data.details.username.code).toBe('rest_user_invalid_username');
   });
 
+  it('refuses a malformed e-mail outside REST validation too (command line, GraphQL)', async () => {
+    const { createUser } = await import('../../src/site/operator.js');
+    await expect(createUser(site.db, { login: 'bademail', email: 'not-an-email' })).rejects.toMatchObject({ extensions: { code: 'rest_invalid_param', status: 400 } });
+    expect(await site.db.prisma.user.findUnique({ where: { login: 'bademail' } })).toBeNull();
+  });
+
   it('stores first name, last name and nickname', async () => {
     const created = await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'named1', email: 'named1@example.test', password: 'pw-named-1', first_name: 'Ada', last_name: 'Lovelace' } });
     expect(created.status).toBe(201);
@@ -166,7 +172,7 @@ describe('UserDelete', () => {
   it('moves the content to the reassigned user in one go', async () => {
     const id = await newUser('leaver2');
     const leaver = { ...site.users.author, id, auth: '' };
-    const { password } = await (await import('../../src/auth/users.js')).createApplicationPassword(site.db, id, 'x');
+    const { password } = await (await import('../../src/site/operator.js')).createApplicationPassword(site.db, id, 'x');
     leaver.auth = 'Basic ' + Buffer.from(`leaver2:${password}`).toString('base64');
     const post = await site.req('POST', '/core/v2/posts', { as: leaver, json: { title: 'Mine', status: 'publish' } });
     expect(post.status).toBe(201);
@@ -184,7 +190,7 @@ describe('UserDelete', () => {
 
   it('deletes the content with reassign=false', async () => {
     const id = await newUser('leaver3');
-    const { password } = await (await import('../../src/auth/users.js')).createApplicationPassword(site.db, id, 'x');
+    const { password } = await (await import('../../src/site/operator.js')).createApplicationPassword(site.db, id, 'x');
     const leaver = { ...site.users.author, id, auth: 'Basic ' + Buffer.from(`leaver3:${password}`).toString('base64') };
     const post = await site.req('POST', '/core/v2/posts', { as: leaver, json: { title: 'Gone soon', status: 'publish' } });
     await site.req('POST', `/core/v2/posts/${post.body.id}`, { as: leaver, json: { title: 'Gone soon, edited' } });

@@ -174,6 +174,13 @@ function checkUsername(value: string): string {
   return username;
 }
 
+/** The args' `format: email` check, here too so GraphQL callers and the command line get it. */
+function checkEmail(value: string): string {
+  const email = value.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) invalidParam('email', 'rest_invalid_email', 'Invalid email address.');
+  return email;
+}
+
 function checkPassword(value: string): string {
   if (!value.trim()) invalidParam('password', 'rest_user_invalid_password', 'Passwords cannot be empty.');
   if (value.includes('\\')) invalidParam('password', 'rest_user_invalid_password', 'Passwords cannot contain the "\\" character.');
@@ -208,7 +215,7 @@ export async function createUserRecord(ctx: Context, input: UserInput): Promise<
   if (!ctx.can('create_users')) throw restError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(!!ctx.viewer));
   const login = checkUsername(input.username ?? '');
   const password = checkPassword(input.password ?? '');
-  const email = (input.email ?? '').trim();
+  const email = checkEmail(input.email ?? '');
   const role = input.roles?.length ? checkRoles(ctx, null, input.roles) : 'subscriber';
   const clash = await ctx.prisma.user.findFirst({ where: { OR: [{ login }, { email }] }, select: { login: true } });
   if (clash) {
@@ -249,7 +256,7 @@ export async function updateUserRecord(ctx: Context, id: number, input: UserInpu
   if (input.email !== undefined && input.email !== null && input.email !== user.email) {
     const owner = await ctx.prisma.user.findFirst({ where: { email: input.email, id: { not: user.id } }, select: { id: true } });
     if (owner) throw restError('rest_user_invalid_email', 'Invalid email address.', 400);
-    data.email = input.email.trim();
+    data.email = checkEmail(input.email);
   }
   if (input.slug !== undefined && input.slug !== null && input.slug !== user.slug) {
     const slug = sanitizeTitle(input.slug);
