@@ -24,3 +24,14 @@ export function restError(code: string, message: string, status: number, data?: 
 export function authStatus(loggedIn: boolean): number {
   return loggedIn ? 403 : 401;
 }
+
+/**
+ * WordPress's 400 for one bad argument: `rest_invalid_param` with the reason under `params` and
+ * the inner error (`code`, e.g. rest_invalid_date) under `details`.
+ */
+export function invalidParam(param: string, code: string, message: string, innerData: unknown = null): never {
+  throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
+    params: { [param]: message },
+    details: { [param]: { code, message, data: innerData } },
+  });
+}

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
-import { restError, authStatus } from '../../errors.js';
+import { restError, authStatus, invalidParam } from '../../errors.js';
 import { capsForType } from '../../auth/capabilities.js';
 import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
 import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
@@ -76,21 +76,13 @@ export function checkStatusFilter(ctx: Context, type: string, statuses: string[]
   for (const status of statuses) {
     if (status === defaultStatus) continue;
     if (ctx.can(caps.edit_posts) || (status === 'private' && ctx.can(caps.read_private_posts))) continue;
-    throw restError('rest_invalid_param', 'Invalid parameter(s): status', 400, {
-      params: { status: 'Status is forbidden.' },
-      details: { status: { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: authStatus(!!ctx.viewer) } } },
-    });
+    invalidParam('status', 'rest_forbidden_status', 'Status is forbidden.', { status: authStatus(!!ctx.viewer) });
   }
 }
 
 function boundDate(site: SiteSettings, value: string, param: string): Date {
   const parsed = parseRestDate(value);
-  if (!parsed || parsed.impossible) {
-    throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
-      params: { [param]: 'Invalid date.' },
-      details: { [param]: { code: 'rest_invalid_date', message: 'Invalid date.', data: null } },
-    });
-  }
+  if (!parsed || parsed.impossible) invalidParam(param, 'rest_invalid_date', 'Invalid date.');
   const { y, m, d, H, M, S } = parsed.fields;
   const naive = new Date(Date.UTC(y, m - 1, d, H, M, S));
   // Bounds compare against the site-local column; a given offset is converted to site time first.
@@ -378,13 +370,6 @@ export interface ContentInput {
   menuOrder?: number | null;
 }
 
-function invalidParam(param: string, message: string, code = 'rest_invalid_param'): never {
-  throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
-    params: { [param]: message },
-    details: { [param]: { code, message, data: null } },
-  });
-}
-
 interface ResolvedDates { date: Date; dateGmt: Date; floating: boolean }
 
 /** Turns `date`/`date_gmt` input into the two stored forms; `date` wins, `null` means floating. */
@@ -393,7 +378,7 @@ function resolveDates(site: SiteSettings, input: ContentInput): ResolvedDates | 
   if (!given) return undefined;
   if (given.value === null) return null;
   const parsed = parseRestDate(given.value);
-  if (!parsed) invalidParam(given.param, 'Invalid date.', 'rest_invalid_date');
+  if (!parsed) invalidParam(given.param, 'rest_invalid_date', 'Invalid date.');
   if (parsed.impossible) throw restError('invalid_date', 'Invalid date.', 400);
   const { y, m, d, H, M, S } = parsed.fields;
   const naive = new Date(Date.UTC(y, m - 1, d, H, M, S));
@@ -416,7 +401,7 @@ async function checkTerms(tx: Tx, taxonomy: string, ids: number[], param: string
   const found = await tx.term.findMany({ where: { id: { in: ids }, taxonomy }, select: { id: true } });
   const known = new Set(found.map((t) => t.id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) invalidParam(param, `Invalid term ID ${unknown[0]} for ${param}.`, 'rest_term_invalid');
+  if (unknown.length) invalidParam(param, 'rest_term_invalid', `Invalid term ID ${unknown[0]} for ${param}.`);
 }
 
 async function setTerms(tx: Tx, contentId: number, taxonomy: string, ids: number[]): Promise<void> {
@@ -459,11 +444,11 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
   if (input.status && input.status !== existing?.status && ['publish', 'future', 'private'].includes(input.status) && !ctx.can(caps.publish_posts)) {
     throw restError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', authStatus(loggedIn));
   }
-  if (input.status && !(WRITE_STATUSES as readonly string[]).includes(input.status)) invalidParam('status', `status is not one of ${WRITE_STATUSES.join(', ')}.`, 'rest_not_in_enum');
-  if (input.format != null && !(FORMATS as readonly string[]).includes(input.format)) invalidParam('format', `format is not one of ${FORMATS.join(', ')}.`, 'rest_not_in_enum');
-  if (input.template != null && input.template !== '') invalidParam('template', `Invalid template: ${input.template}.`);
+  if (input.status && !(WRITE_STATUSES as readonly string[]).includes(input.status)) invalidParam('status', 'rest_not_in_enum', `status is not one of ${WRITE_STATUSES.join(', ')}.`);
+  if (input.format != null && !(FORMATS as readonly string[]).includes(input.format)) invalidParam('format', 'rest_not_in_enum', `format is not one of ${FORMATS.join(', ')}.`);
+  if (input.template != null && input.template !== '') invalidParam('template', 'rest_invalid_param', `Invalid template: ${input.template}.`);
   for (const [key, value] of [['comment_status', input.commentStatus], ['ping_status', input.pingStatus]] as const) {
-    if (value != null && value !== 'open' && value !== 'closed') invalidParam(key, `${key} is not one of open, closed.`, 'rest_not_in_enum');
+    if (value != null && value !== 'open' && value !== 'closed') invalidParam(key, 'rest_not_in_enum', `${key} is not one of open, closed.`);
   }
 
   // Without unfiltered_html the submitted HTML is filtered on save, as WordPress's kses does.

@@ -5,7 +5,7 @@ import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
-import { authStatus, restError } from '../../errors.js';
+import { authStatus, invalidParam, restError } from '../../errors.js';
 import { capabilitiesOf, isRole, ROLES } from '../../auth/capabilities.js';
 import { canDeleteUser, canEditUser } from '../../auth/user-permissions.js';
 import { hashLoginPassword } from '../../auth/passwords.js';
@@ -155,13 +155,6 @@ export interface UserInput {
   slug?: string | null;
   roles?: string[] | null;
   password?: string | null;
-}
-
-function invalidParam(param: string, code: string, message: string): never {
-  throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, {
-    params: { [param]: message },
-    details: { [param]: { code, message, data: null } },
-  });
 }
 
 /** The users controller's sanitize callbacks for username and password. */
