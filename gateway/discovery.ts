@@ -26,13 +26,12 @@ export function endpointData(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
-export function routeData(route: RouteEntry, root: string, help = false): Record<string, unknown> {
+export function routeData(route: RouteEntry, root: string): Record<string, unknown> {
   const data: Record<string, unknown> = {
     namespace: route.namespace,
     methods: [...new Set(route.endpoints.flatMap((e) => e.methods))],
     endpoints: route.endpoints.map(endpointData),
   };
-  if (help && route.schema) data.schema = route.schema();
   if (!route.pattern.includes('(?P<')) data._links = { self: [{ href: root + route.pattern.replace(/^\//, '') }] };
   return data;
 }

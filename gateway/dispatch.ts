@@ -174,7 +174,7 @@ export function createDispatcher(o: DispatcherOptions) {
       const matched = match(path);
       if (method === 'OPTIONS') {
         if (!matched) return finish(request, ctx, query, { status: 200, body: [] }, null);
-        return finish(request, ctx, query, { status: 200, body: routeData(matched.route, root, true) }, allowedMethods(matched.route, ctx));
+        return finish(request, ctx, query, { status: 200, body: routeData(matched.route, root) }, allowedMethods(matched.route, ctx));
       }
       if (!matched || !METHODS.has(method)) throw noRoute();
       const endpoint = matched.route.endpoints.find((e) => e.methods.includes(method as Method));

@@ -43,9 +43,9 @@ export interface Endpoint {
   allowBatch?: boolean;
   /** Summary of who may call it (for Allow and the index): a capability, or 'public'. */
   permission: string;
-  /** Name of the GraphQL operation it runs (operations/*.graphql). */
+  /** Name of the GraphQL operation it runs (operations/*.graphql); a contract test checks it exists. */
   operation?: string;
-  /** Check run on the raw JSON body before anything else (media uploads and the like). */
+  /** Runs the endpoint once its params are merged, validated and sanitised. */
   handler: (req: GatewayRequest) => Promise<RouteResult>;
 }
 
@@ -54,6 +54,4 @@ export interface RouteEntry {
   /** WordPress regex notation, e.g. /core/v2/posts/(?P<id>[\d]+) */
   pattern: string;
   endpoints: Endpoint[];
-  /** Help-context schema of the resource, shown by OPTIONS. */
-  schema?: () => unknown;
 }
