@@ -74,8 +74,6 @@ export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[]
     args: o.collectionArgs(),
     async handler(req) {
       const p = req.params;
-      if (p.orderby === 'relevance' && !p.search) throw new WpError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-      if (p.orderby === 'include' && !(p.include as unknown[] | undefined)?.length) throw new WpError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
       const context = contextOf(p);
       const data = await run(`${o.op}sList`, context, {
         filter: o.filter(p), context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby,
