@@ -4,6 +4,7 @@
 // the filter meaning is the same as listWhere's in src/schema/content/service.ts.
 import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
+import { versionCache } from '../db/version-cache.js';
 import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
 
 export interface SearchListFilter {
@@ -22,19 +23,12 @@ export interface SearchListFilter {
 
 export interface SearchListOrder { orderby: string; order: 'asc' | 'desc'; ignoreSticky?: boolean; include?: number[] | null; slug?: string[] | null }
 
-const counts = new Map<string, Promise<number>>();
+const counts = versionCache<number>();
 
 /** COUNT(*) of a statement, cached until the next write anywhere. */
 function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<number> {
-  const key = `${ctx.db.version()}|${sql}|${JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))}`;
-  let n = counts.get(key);
-  if (!n) {
-    if (counts.size > 2000) counts.clear();
-    n = ctx.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql, ...params).then((r) => Number(r[0]?.n ?? 0));
-    counts.set(key, n);
-    n.catch(() => counts.delete(key));
-  }
-  return n;
+  const key = `${sql}|${JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))}`;
+  return counts(ctx.db, key, () => ctx.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql, ...params).then((r) => Number(r[0]?.n ?? 0)));
 }
 
 export async function searchPage(ctx: Context, site: SiteSettings, type: string, f: SearchListFilter, o: SearchListOrder, skip: number, take: number): Promise<{ ids: number[]; total: number }> {

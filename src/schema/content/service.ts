@@ -3,6 +3,7 @@
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { Tx } from '../../db/client.js';
+import { versionCache } from '../../db/version-cache.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -284,7 +285,7 @@ async function pageOfMatches(ctx: Context, site: SiteSettings, q: ListQuery, pag
   return { ids: rows.slice(skip, skip + paging.perPage).map((r) => r.id), total: rows.length };
 }
 
-const totals = new Map<string, Promise<number>>();
+const totals = versionCache<number>();
 
 /**
  * X-WP-Total for a filter, cached (in flight too) until the next write anywhere. An `exclude`
@@ -303,15 +304,7 @@ export function countContent(ctx: Context, where: Where): Promise<number> {
 }
 
 function cachedCount(ctx: Context, where: Where): Promise<number> {
-  const key = `${ctx.db.version()}|${JSON.stringify(where)}`;
-  let total = totals.get(key);
-  if (!total) {
-    if (totals.size > 2000) totals.clear();
-    total = ctx.prisma.content.count({ where });
-    totals.set(key, total);
-    total.catch(() => totals.delete(key));
-  }
-  return total;
+  return totals(ctx.db, JSON.stringify(where), () => ctx.prisma.content.count({ where }));
 }
 
 export function readableRows<T extends { id: number; type: string; status: string; authorId: number }>(ctx: Context, rows: T[]): T[] {
