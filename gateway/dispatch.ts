@@ -8,6 +8,7 @@ import type { GatewayRequest, Method, Params, RouteEntry, RouteResult, Endpoint 
 import { WpError, noRoute } from './errors.js';
 import { isJsonType, parseJsonBody, parseQueryString } from './params.js';
 import { sanitizeValue, validateValue } from './validate.js';
+import { clampIntParams } from './int-range.js';
 import { allowedMethods, routeData } from './discovery.js';
 import { applyFields, parseFieldsParam } from './shape/fields.js';
 import { embedLinks, parseEmbedParam } from './shape/embed.js';
@@ -95,6 +96,7 @@ export function createDispatcher(o: DispatcherOptions) {
     for (const [name, arg] of Object.entries(endpoint.args)) {
       if (params[name] !== undefined && !arg.skipValidation) params[name] = sanitizeValue(params[name], arg, name);
     }
+    clampIntParams(params); // GraphQL Int is 32-bit: out-of-range ids and pages become impossible ones, not 500s
   }
 
   function baseHeaders(ctx: Context | null, request: CoreRequest): Record<string, string> {
