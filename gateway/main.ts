@@ -1,4 +1,4 @@
-// `npm start`: migrate, create the site on first start, then serve with one process per core.
+// `npm start`: migrate, create the site on first start, then serve with WORKERS processes (default one per core).
 import cluster from 'node:cluster';
 import { loadConfig, providerOf } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -33,22 +33,25 @@ async function primary() {
     ].join('\n'));
   }
   const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
-  if (workers <= 1) return serve();
+  if (workers <= 1) return serve(() => console.log(listening(1)));
   for (let i = 0; i < workers; i++) cluster.fork();
   cluster.on('exit', (worker, code) => {
     if (code !== 0) { console.error(`worker ${worker.process.pid} exited (${code}); starting another`); cluster.fork(); }
   });
-  console.log(`listening on http://${config.host}:${config.port} with ${workers} workers (REST at ${config.restPrefix}, GraphQL at /graphql)`);
+  let up = 0;
+  cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
 }
 
-async function serve() {
+function listening(workers: number): string {
+  return `listening on http://${config.host}:${config.port} with ${workers} worker${workers === 1 ? '' : 's'} (REST at ${config.restPrefix}, GraphQL at /graphql)`;
+}
+
+async function serve(onListening?: () => void) {
   const db = await openDb(config.databaseUrl);
   const app = createApp(config, db);
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
-  server.listen(config.port, config.host, () => {
-    if (cluster.isPrimary) console.log(`listening on http://${config.host}:${config.port} (REST at ${config.restPrefix}, GraphQL at /graphql)`);
-  });
+  server.listen(config.port, config.host, onListening);
   const stop = () => server.close(() => db.close().then(() => process.exit(0)));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

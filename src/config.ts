@@ -1,4 +1,5 @@
 // Service configuration, read once from the environment. Every setting is optional.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type Deployment = 'A' | 'B';
@@ -40,7 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUser: env.ADMIN_USER ?? 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),
-    workers: Math.max(1, Number(env.WORKERS ?? 0) || (globalThis.navigator?.hardwareConcurrency ?? 1)),
+    workers: Math.max(1, Number(env.WORKERS ?? 0) || availableParallelism()),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
   };
