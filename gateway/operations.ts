@@ -1,6 +1,8 @@
 // Loads the named GraphQL documents the routes run, once at start-up. An operation that spreads
-// `...XFields` gets one document per context, with the spread pointing at XView, XEdit or XEmbed.
-// Every document is validated against the schema here: an invalid one stops the boot.
+// `...XFields` gets one document per context, with the spread pointing at XView, XEdit or XEmbed;
+// those fragments are made from the resource definitions (gateway/resources.ts), so a field added
+// to a definition shows in the contexts it names. Every document is validated against the schema
+// here: an invalid one stops the boot.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,11 @@ import {
   type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
 
-export type RestContext = 'view' | 'edit' | 'embed';
+import type { ResourceDef, RestContext } from '../src/resources/define.js';
+import { RESOURCES } from '../src/resources/index.js';
+import { fragmentsOf } from './resources.js';
+
+export type { RestContext };
 const SUFFIX: Record<RestContext, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
 
 export interface Operations {
@@ -19,11 +25,15 @@ export interface Operations {
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'operations');
 
-export function loadOperations(schema: GraphQLSchema): Operations {
+export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] = RESOURCES): Operations {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations = new Map<string, OperationDefinitionNode>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort()) {
-    for (const def of parse(readFileSync(join(dir, file), 'utf8')).definitions) {
+  const sources = [
+    ...resources.map((r) => fragmentsOf(r)),
+    ...readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(join(dir, f), 'utf8')),
+  ];
+  for (const source of sources) {
+    for (const def of parse(source).definitions) {
       if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
       else if (def.kind === Kind.OPERATION_DEFINITION && def.name) operations.set(def.name.value, def);
     }

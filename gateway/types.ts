@@ -54,4 +54,6 @@ export interface RouteEntry {
   /** WordPress regex notation, e.g. /core/v2/posts/(?P<id>[\d]+) */
   pattern: string;
   endpoints: Endpoint[];
+  /** The item schema of the resource the route serves (OPTIONS and `context=help` print it). */
+  schema?: () => Record<string, unknown>;
 }

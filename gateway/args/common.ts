@@ -1,5 +1,6 @@
 // Argument sets shared by many routes.
 import type { ArgDef } from '../types.js';
+import { Order, SearchColumn, SearchSemantics } from '../../src/resources/enums.js';
 
 export const CONTEXTS = ['view', 'embed', 'edit'];
 
@@ -38,12 +39,10 @@ export const contentCollectionArgs = {
     include: intList('Limit result set to specific IDs.'),
   },
   offset: { offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' } as ArgDef },
-  order: { order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'desc', enum: ['asc', 'desc'] } as ArgDef },
+  order: { order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'desc', enum: [...Order.values] } as ArgDef },
   search: {
-    search_semantics: { description: 'How to interpret the search input.', type: 'string', enum: ['exact'] } as ArgDef,
-    search_columns: { default: [], description: 'Array of column names to be searched.', type: 'array', items: { enum: ['post_title', 'post_content', 'post_excerpt'], type: 'string' } } as ArgDef,
+    search_semantics: { description: 'How to interpret the search input.', type: 'string', enum: [...SearchSemantics.values] } as ArgDef,
+    search_columns: { default: [], description: 'Array of column names to be searched.', type: 'array', items: { enum: [...SearchColumn.values], type: 'string' } } as ArgDef,
   },
   slug: { slug: { description: 'Limit result set to posts with one or more specific slugs.', type: 'array', items: { type: 'string' } } as ArgDef },
 };
-
-export const STATUS_FILTER = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'any'];

@@ -1,26 +1,22 @@
 // core/v2/posts
 import type { RouteEntry } from '../types.js';
 import type { Runner } from '../execute.js';
-import { postCollectionArgs, postWriteArgs } from '../args/posts.js';
-import { commonFilter, commonInput, contentRoutes, taxonomyFilter } from './content.js';
+import { postCollectionArgs } from '../args/posts.js';
+import { PostResource } from '../../src/resources/content.js';
+import { POST_TYPE } from '../../src/resources/content-types.js';
+import { PostFormat, PostOrderBy, Relation } from '../../src/resources/enums.js';
+import { commonFilter, contentRoutes, taxonomyFilter } from './content.js';
 
 export function postRoutes(run: Runner): RouteEntry[] {
   return contentRoutes({
-    base: 'posts', type: 'post', op: 'Post', listField: 'posts', itemField: 'post', createCap: 'edit_posts',
+    descriptor: POST_TYPE, resource: PostResource, orderBy: PostOrderBy,
     collectionArgs: postCollectionArgs,
-    writeArgs: postWriteArgs,
-    taxonomies: [{ taxonomy: 'category', base: 'categories' }, { taxonomy: 'post_tag', base: 'tags' }],
     filter: (p) => ({
       ...commonFilter(p),
-      taxRelation: p.tax_relation, categories: taxonomyFilter(p.categories), categoriesExclude: taxonomyFilter(p.categories_exclude),
-      tags: taxonomyFilter(p.tags), tagsExclude: taxonomyFilter(p.tags_exclude), sticky: p.sticky, format: p.format,
+      taxRelation: p.tax_relation === undefined ? undefined : Relation.nameOf(String(p.tax_relation)),
+      categories: taxonomyFilter(p.categories), categoriesExclude: taxonomyFilter(p.categories_exclude),
+      tags: taxonomyFilter(p.tags), tagsExclude: taxonomyFilter(p.tags_exclude), sticky: p.sticky,
+      format: Array.isArray(p.format) ? p.format.map((f) => PostFormat.nameOf(String(f))) : undefined,
     }),
-    input: (p) => {
-      const input = commonInput(p);
-      for (const [rest, gql] of [['format', 'format'], ['sticky', 'sticky'], ['categories', 'categories'], ['tags', 'tags']] as const) {
-        if (p[rest] !== undefined) input[gql] = p[rest];
-      }
-      return input;
-    },
   }, run);
 }

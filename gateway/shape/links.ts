@@ -1,6 +1,7 @@
 // `_links` of content items, with the relation names clients match byte for byte.
 import type { Context } from '../../src/context.js';
 import type { Method } from '../types.js';
+import type { ContentTypeDescriptor } from '../../src/resources/content-types.js';
 
 type Item = Record<string, any>;
 type Link = Record<string, unknown> & { href: string };
@@ -18,9 +19,7 @@ export function itemAllow(item: Item): Method[] {
 
 export interface ContentLinkOptions {
   root: string;
-  base: string; // rest base, e.g. posts
-  type: string; // post, page
-  taxonomies: { taxonomy: string; base: string }[];
+  type: ContentTypeDescriptor;
   context: string;
   ctx: Context;
 }
@@ -28,30 +27,30 @@ export interface ContentLinkOptions {
 /** Adds `_links` to an item and drops the helper fields the links were built from. */
 export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
   const ns = `${o.root}core/v2`;
-  const self = `${ns}/${o.base}/${item.id}`;
+  const { restBase, supports, caps } = o.type;
+  const self = `${ns}/${restBase}/${item.id}`;
   const links: Record<string, Link[]> = {
     self: [{ href: self, targetHints: { allow: itemAllow(item) } }],
-    collection: [{ href: `${ns}/${o.base}` }],
-    about: [{ href: `${ns}/types/${o.type}` }],
+    collection: [{ href: `${ns}/${restBase}` }],
+    about: [{ href: `${ns}/types/${o.type.type}` }],
   };
   if (item.author) links.author = [{ embeddable: true, href: `${ns}/users/${item.author}` }];
   // No `replies`: the service has no comments route for it to point at.
   if (item._revision_count !== undefined) links['version-history'] = [{ count: item._revision_count, href: `${self}/revisions` }];
   if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
-  if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${o.base}/${item._parent}` }];
+  if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${restBase}/${item._parent}` }];
   if (item.featured_media) links['wp:featuredmedia'] = [{ embeddable: true, href: `${ns}/media/${item.featured_media}` }];
   links['wp:attachment'] = [{ href: `${ns}/media?parent=${item.id}` }];
-  if (o.taxonomies.length) links['wp:term'] = o.taxonomies.map((t) => ({ taxonomy: t.taxonomy, embeddable: true, href: `${ns}/${t.base}?post=${item.id}` }));
+  if (supports.taxonomies.length) links['wp:term'] = supports.taxonomies.map((t) => ({ taxonomy: t.taxonomy, embeddable: true, href: `${ns}/${t.restBase}?post=${item.id}` }));
   if (o.context === 'edit' && item._can_edit) {
     const can = (cap: string) => o.ctx.can(cap);
-    const plural = o.type === 'page' ? 'pages' : 'posts';
-    if (can(`publish_${plural}`)) links['wp:action-publish'] = [{ href: self }];
+    if (can(caps.publish_posts)) links['wp:action-publish'] = [{ href: self }];
     if (can('unfiltered_html')) links['wp:action-unfiltered-html'] = [{ href: self }];
-    if (o.type === 'post' && can('edit_others_posts')) links['wp:action-sticky'] = [{ href: self }];
-    if (can(`edit_others_${plural}`)) links['wp:action-assign-author'] = [{ href: self }];
-    for (const t of o.taxonomies) {
-      if (can('manage_categories')) links[`wp:action-create-${t.base}`] = [{ href: self }];
-      if (can('edit_posts')) links[`wp:action-assign-${t.base}`] = [{ href: self }];
+    if (supports.sticky && can(caps.edit_others_posts)) links['wp:action-sticky'] = [{ href: self }];
+    if (can(caps.edit_others_posts)) links['wp:action-assign-author'] = [{ href: self }];
+    for (const t of supports.taxonomies) {
+      if (can('manage_categories')) links[`wp:action-create-${t.restBase}`] = [{ href: self }];
+      if (can('edit_posts')) links[`wp:action-assign-${t.restBase}`] = [{ href: self }];
     }
   }
   links.curies = CURIES;

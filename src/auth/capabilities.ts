@@ -1,3 +1,5 @@
+import { contentTypeOf } from '../resources/content-types.js';
+
 // WordPress's five stock roles and the primitive capabilities each holds (wp-admin/includes/schema.php).
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof ROLES)[number];
@@ -41,15 +43,7 @@ export interface TypeCaps {
   delete_published_posts: string; delete_private_posts: string;
 }
 
-const POST_CAPS: TypeCaps = {
-  edit_posts: 'edit_posts', edit_others_posts: 'edit_others_posts', edit_published_posts: 'edit_published_posts',
-  edit_private_posts: 'edit_private_posts', publish_posts: 'publish_posts', read_private_posts: 'read_private_posts',
-  delete_posts: 'delete_posts', delete_others_posts: 'delete_others_posts', delete_published_posts: 'delete_published_posts',
-  delete_private_posts: 'delete_private_posts',
-};
-const PAGE_CAPS: TypeCaps = Object.fromEntries(Object.entries(POST_CAPS).map(([k, v]) => [k, v.replace('posts', 'pages')])) as unknown as TypeCaps;
-
-/** Attachments use the post capabilities, with creation gated by upload_files elsewhere. */
+/** The capability names of a content type come from its descriptor (src/resources/content-types.ts). */
 export function capsForType(type: string): TypeCaps {
-  return type === 'page' ? PAGE_CAPS : POST_CAPS;
+  return contentTypeOf(type).caps;
 }

@@ -14,7 +14,7 @@ async function gql(query: string, variables: Record<string, unknown> = {}, as?: 
 
 describe('GraphQL over the same rules', () => {
   it('creates and reads a post with the same rendering as REST', async () => {
-    const created = await gql('mutation($i: PostInput!) { createPost(input: $i) { id status slug title { raw rendered } } }', { i: { title: "It's here", status: 'publish' } }, 'administrator');
+    const created = await gql('mutation($i: PostInput!) { createPost(input: $i) { id status slug title { raw rendered } } }', { i: { title: "It's here", status: 'PUBLISH' } }, 'administrator');
     expect(created.body.errors).toBeUndefined();
     const post = created.body.data.createPost;
     expect(post.title).toEqual({ raw: "It's here", rendered: 'It&#8217;s here' });

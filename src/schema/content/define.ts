@@ -3,7 +3,11 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
-import { ContentListFilter, type PageInput, type PostInput } from './inputs.js';
+import { ContentListFilter } from './inputs.js';
+import { enumRef, resourceInput } from '../resource-types.js';
+import type { EnumDef, Resource } from '../../resources/define.js';
+import type { ContentTypeDescriptor } from '../../resources/content-types.js';
+import { Order } from '../../resources/enums.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
@@ -17,16 +21,17 @@ import {
 interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null; total?: number }
 
 export interface ContentTypeDefinition {
-  type: 'post' | 'page';
-  /** GraphQL names: Post → post, posts, createPost, PostList … */
-  name: string;
-  plural: string;
+  /** The type's descriptor: names, capabilities, what it supports. */
+  descriptor: ContentTypeDescriptor;
+  /** Its fields. */
+  resource: Resource;
   /** The variant's object ref (every variant of Content has the same shape). */
   ref: ContentRef;
-  input: typeof PostInput | typeof PageInput;
+  orderBy: EnumDef;
 }
 
-export function defineContentType(d: ContentTypeDefinition): void {
+export function defineContentType(def: ContentTypeDefinition): void {
+  const d = { ...def, type: def.descriptor.type, name: def.descriptor.graphqlName, plural: def.descriptor.graphqlPlural, input: resourceInput(def.resource) };
   const lower = d.name[0].toLowerCase() + d.name.slice(1);
   const List = builder.objectRef<ListShape>(`${d.name}List`).implement({
     description: `One page of ${d.plural} with the totals of the whole filtered list.`,
@@ -71,8 +76,8 @@ export function defineContentType(d: ContentTypeDefinition): void {
         page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
         perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
         offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
-        order: t.arg.string({ required: false, defaultValue: 'desc', description: 'asc or desc.' }),
-        orderby: t.arg.string({ required: false, defaultValue: 'date', description: 'author, date, id, include, include_slugs, modified, parent, relevance, slug, title (pages: menu_order).' }),
+        order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'desc', description: 'Order sort attribute ascending or descending.' }),
+        orderby: t.arg({ type: enumRef(def.orderBy), required: false, defaultValue: 'date', description: 'Sort collection by post attribute.' }),
         ignoreSticky: t.arg.boolean({ required: false, defaultValue: true, description: 'Posts: false puts the sticky posts among the matches first.' }),
       },
       resolve: async (_root, args, ctx) => {
@@ -84,7 +89,7 @@ export function defineContentType(d: ContentTypeDefinition): void {
         if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);
         if (args.orderby === 'relevance' && !filter.search) throw restError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
         if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
+        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: (args.orderby as string) ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
         const site = await ctx.site();
         const q = await listWhere(ctx, site, d.type, filter);
         const skip = args.offset ?? (page - 1) * perPage;

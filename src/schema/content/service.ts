@@ -7,30 +7,18 @@ import { versionCache } from '../../db/version-cache.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
-import { capsForType } from '../../auth/capabilities.js';
+import { contentTypeOf } from '../../resources/content-types.js';
 import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
-import { formatWpDate, localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
+import { localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
 import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
 import { searchPage, type SearchListFilter } from '../../content/search-list.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
 
 type Where = PrismaNS.ContentWhereInput;
-type Row = { id: number; type: string; status: string; slug: string; parentId: number | null };
 
-export const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
-export const FILTER_STATUSES = [...WRITE_STATUSES, 'trash', 'auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed', 'any'] as const;
-export const FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'] as const;
 /** Statuses `any` stands for: every status that is not excluded from search (trash, auto-draft). */
 const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
-
-/** Permalinks as WordPress with the /%postname%/ structure; unpublished items use ?p= links. */
-export function permalink(site: SiteSettings, row: Row, ancestors: string[] = []): string {
-  const public_ = (row.status === 'publish' || row.status === 'private') && row.slug;
-  if (row.type === 'post') return public_ ? `${site.home}/${row.slug}/` : `${site.home}/?p=${row.id}`;
-  if (row.type === 'page') return public_ ? `${site.home}/${[...ancestors, row.slug].join('/')}/` : `${site.home}/?page_id=${row.id}`;
-  return `${site.home}/?p=${row.id}`;
-}
 
 // ---------------------------------------------------------------- reading
 
@@ -73,7 +61,7 @@ export interface ListPaging {
 
 /** Visibility of non-public statuses, as the posts controller's sanitize_post_statuses. */
 export function checkStatusFilter(ctx: Context, type: string, statuses: string[], defaultStatus: string): void {
-  const caps = capsForType(type);
+  const caps = contentTypeOf(type).caps;
   for (const status of statuses) {
     if (status === defaultStatus) continue;
     if (ctx.can(caps.edit_posts) || (status === 'private' && ctx.can(caps.read_private_posts))) continue;
@@ -333,7 +321,7 @@ export async function checkReadItem(ctx: Context, type: string, id: number, cont
 }
 
 export function checkListContext(ctx: Context, type: string, context: string): void {
-  if (context === 'edit' && !ctx.can(capsForType(type).edit_posts)) {
+  if (context === 'edit' && !ctx.can(contentTypeOf(type).caps.edit_posts)) {
     throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(!!ctx.viewer));
   }
 }
@@ -411,10 +399,11 @@ async function refreshTermCounts(tx: Tx, termIds: number[]): Promise<void> {
 }
 
 /** Creates (id null) or updates a content item of `type`; returns its id. */
-export async function saveContent(ctx: Context, type: 'post' | 'page', id: number | null, input: ContentInput): Promise<number> {
+export async function saveContent(ctx: Context, type: string, id: number | null, input: ContentInput): Promise<number> {
   const viewer = ctx.viewer;
   const loggedIn = !!viewer;
-  const caps = capsForType(type);
+  const kind = contentTypeOf(type);
+  const { caps, supports } = kind;
   const site = await ctx.site();
   const existing = id === null ? null : await findContent(ctx, type, id);
 
@@ -428,7 +417,7 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
   if (input.author != null && input.author !== viewer!.id && input.author !== existing?.authorId && !ctx.can(caps.edit_others_posts)) {
     throw restError('rest_cannot_edit_others', existing ? 'Sorry, you are not allowed to update posts as this user.' : 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
   }
-  if (type === 'post' && input.sticky && !ctx.can(caps.edit_others_posts) && !ctx.can(caps.publish_posts)) {
+  if (supports.sticky && input.sticky && !ctx.can(caps.edit_others_posts) && !ctx.can(caps.publish_posts)) {
     throw restError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(loggedIn));
   }
 
@@ -437,23 +426,18 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
   if (input.status && input.status !== existing?.status && ['publish', 'future', 'private'].includes(input.status) && !ctx.can(caps.publish_posts)) {
     throw restError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', authStatus(loggedIn));
   }
-  if (input.status && !(WRITE_STATUSES as readonly string[]).includes(input.status)) invalidParam('status', 'rest_not_in_enum', `status is not one of ${WRITE_STATUSES.join(', ')}.`);
-  if (input.format != null && !(FORMATS as readonly string[]).includes(input.format)) invalidParam('format', 'rest_not_in_enum', `format is not one of ${FORMATS.join(', ')}.`);
   if (input.template != null && input.template !== '') invalidParam('template', 'rest_invalid_param', `Invalid template: ${input.template}.`);
-  for (const [key, value] of [['comment_status', input.commentStatus], ['ping_status', input.pingStatus]] as const) {
-    if (value != null && value !== 'open' && value !== 'closed') invalidParam(key, 'rest_not_in_enum', `${key} is not one of open, closed.`);
-  }
 
   // Without unfiltered_html the submitted HTML is filtered on save, as WordPress's kses does.
   const filtered = !ctx.can('unfiltered_html');
   const title = input.title != null ? (filtered ? filterTitleHtml(input.title) : input.title) : existing?.title ?? '';
   const content = input.content != null ? (filtered ? filterPostHtml(input.content) : input.content) : existing?.content ?? '';
   const excerpt = input.excerpt != null ? (filtered ? filterPostHtml(input.excerpt) : input.excerpt) : existing?.excerpt ?? '';
-  if (!existing && type === 'post' && !title && !content && !excerpt) {
+  if (!existing && supports.requiresContent && !title && !content && !excerpt) {
     throw restError('empty_content', 'Content, title, and excerpt are empty.', 400);
   }
   let password = input.password ?? existing?.password ?? '';
-  const wantsSticky = type === 'post' && (input.sticky ?? (existing ? site.stickyPosts.includes(existing.id) : false));
+  const wantsSticky = supports.sticky && (input.sticky ?? (existing ? site.stickyPosts.includes(existing.id) : false));
   if (wantsSticky && password && (input.sticky || input.password)) {
     throw restError('rest_invalid_field', input.password ? 'A sticky post can not be password protected.' : 'A password protected post can not be set to sticky.', 400);
   }
@@ -466,11 +450,11 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
   // Pages: a page made its own parent is stored with no parent (WordPress answers 200);
   // any other parent must be an existing page.
   let parentId = existing?.parentId ?? null;
-  if (type === 'page' && input.parent != null) {
+  if (supports.pageAttributes && input.parent != null) {
     parentId = input.parent === 0 || input.parent === existing?.id ? null : input.parent;
     if (parentId) {
       const parent = await ctx.prisma.content.findUnique({ where: { id: parentId }, select: { type: true } });
-      if (parent?.type !== 'page') throw restError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
+      if (parent?.type !== type) throw restError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
     }
   }
   if (input.featuredMedia) {
@@ -499,12 +483,12 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     if (!slug && !FLOATING_STATUSES.has(status)) slug = sanitizeTitle(title) || (existing ? String(existing.id) : '');
     // Posts: unique per type; pages: per type and parent.
     const taken = (candidate: string) =>
-      tx.content.count({ where: { type, slug: candidate, ...(type === 'page' ? { parentId } : {}), ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+      tx.content.count({ where: { type, slug: candidate, ...(kind.slugScope === 'parent' ? { parentId } : {}), ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
     // As wp_insert_post: a pending item saved by someone who cannot publish keeps no slug.
     if (status === 'pending' && !ctx.can(caps.publish_posts)) slug = '';
-    if (slug) slug = await uniqueSlug(slug, type, taken);
+    if (slug) slug = await uniqueSlug(slug, type as 'post' | 'page', taken);
 
-    if (type === 'post') {
+    if (supports.taxonomies.length) {
       if (input.categories) await checkTerms(tx, 'category', input.categories, 'categories');
       if (input.tags) await checkTerms(tx, 'post_tag', input.tags, 'tags');
     }
@@ -512,13 +496,13 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     const data = {
       status, title, content, excerpt, password, slug, date, dateGmt, dateFloating: floating,
       modified: now.local, modifiedGmt: now.gmt, authorId,
-      commentStatus: input.commentStatus ?? existing?.commentStatus ?? (type === 'page' ? 'closed' : site.defaultCommentStatus),
-      pingStatus: input.pingStatus ?? existing?.pingStatus ?? (type === 'page' ? 'closed' : site.defaultPingStatus),
-      format: type === 'post' ? input.format ?? existing?.format ?? 'standard' : '',
+      commentStatus: input.commentStatus ?? existing?.commentStatus ?? (kind.discussionDefault === 'closed' ? 'closed' : site.defaultCommentStatus),
+      pingStatus: input.pingStatus ?? existing?.pingStatus ?? (kind.discussionDefault === 'closed' ? 'closed' : site.defaultPingStatus),
+      format: supports.formats ? input.format ?? existing?.format ?? 'standard' : '',
       template: input.template ?? existing?.template ?? '',
       featuredMedia: input.featuredMedia ?? existing?.featuredMedia ?? 0,
       parentId,
-      menuOrder: type === 'page' ? input.menuOrder ?? existing?.menuOrder ?? 0 : 0,
+      menuOrder: supports.pageAttributes ? input.menuOrder ?? existing?.menuOrder ?? 0 : 0,
       ...(restoring ? { trashedStatus: '', trashedSlug: '' } : {}),
     };
     let savedId: number;
@@ -528,11 +512,11 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
     } else {
       const created = await tx.content.create({ data: { type, ...data } });
       savedId = created.id;
-      await tx.content.update({ where: { id: savedId }, data: { guid: `${site.home}/?${type === 'page' ? 'page_id' : 'p'}=${savedId}` } });
+      await tx.content.update({ where: { id: savedId }, data: { guid: `${site.home}/?${kind.plainLinkArg}=${savedId}` } });
     }
 
     const touchedTerms: number[] = [];
-    if (type === 'post') {
+    if (supports.taxonomies.length) {
       const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
       const categories = input.categories ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []);
       if (categories) await setTerms(tx, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : []);
@@ -546,7 +530,7 @@ export async function saveContent(ctx: Context, type: 'post' | 'page', id: numbe
       if (input.meta.footnotes !== '') await tx.postMeta.create({ data: { contentId: savedId, key: 'footnotes', value: input.meta.footnotes } });
     }
 
-    if (type === 'post' && input.sticky != null) {
+    if (supports.sticky && input.sticky != null) {
       const sticky = new Set(site.stickyPosts);
       if (input.sticky) sticky.add(savedId); else sticky.delete(savedId);
       await setOption(tx, 'sticky_posts', [...sticky]);
@@ -609,4 +593,3 @@ function stampModified(site: SiteSettings) {
   return { modified: now.local, modifiedGmt: now.gmt };
 }
 
-export { formatWpDate };

@@ -1,5 +1,7 @@
 import { defineContentType } from '../content/define.js';
-import { PageInput } from '../content/inputs.js';
+import { PageResource } from '../../resources/content.js';
+import { PAGE_TYPE } from '../../resources/content-types.js';
+import { PageOrderBy } from '../../resources/enums.js';
 import { PageRef } from './types.js';
 
-defineContentType({ type: 'page', name: 'Page', plural: 'pages', ref: PageRef, input: PageInput });
+defineContentType({ descriptor: PAGE_TYPE, resource: PageResource, ref: PageRef, orderBy: PageOrderBy });

@@ -1,5 +1,7 @@
 import { defineContentType } from '../content/define.js';
-import { PostInput } from '../content/inputs.js';
+import { PostResource } from '../../resources/content.js';
+import { POST_TYPE } from '../../resources/content-types.js';
+import { PostOrderBy } from '../../resources/enums.js';
 import { PostRef } from './types.js';
 
-defineContentType({ type: 'post', name: 'Post', plural: 'posts', ref: PostRef, input: PostInput });
+defineContentType({ descriptor: POST_TYPE, resource: PostResource, ref: PostRef, orderBy: PostOrderBy });

@@ -1,0 +1,94 @@
+// The REST side of a resource definition (src/resources/): the write arguments of the route
+// table, the selection each context runs, and the mapping of names and enum values between the
+// REST body and GraphQL. Nothing here names a field of any resource.
+import type { ArgDef, Params } from './types.js';
+import type { FieldDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
+import { camelCase, restFields, writableFields } from '../src/resources/define.js';
+import { fieldSchema, typeSchema } from '../src/resources/json-schema.js';
+
+/** Keywords of a property that become keywords of its argument (WordPress's rest_get_endpoint_args_for_schema). */
+const ARG_KEYWORDS = ['description', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems', 'oneOf', 'anyOf'];
+
+/** The write arguments of a resource: create adds `required` and defaults, as WordPress does. */
+export function writeArgs(r: ResourceDef, o: { create: boolean }): Record<string, ArgDef> {
+  const args: Record<string, ArgDef> = {};
+  for (const [, rest, f] of writableFields(r)) {
+    const schema = fieldSchema(f);
+    const arg: ArgDef = {};
+    for (const key of ARG_KEYWORDS) if (schema[key] !== undefined) arg[key] = schema[key];
+    if (o.create && f.required) arg.required = true;
+    if (o.create && f.default !== undefined) arg.default = f.default;
+    if (f.skipValidation) arg.skipValidation = true;
+    args[rest] = arg;
+  }
+  return args;
+}
+
+/** A list's argument from a field-like declaration (type keywords from the same kinds). */
+export function argOf(f: Pick<FieldDef, 'kind' | 'enum' | 'items' | 'description' | 'default' | 'schema'>): ArgDef {
+  return { description: f.description, ...typeSchema(f), ...(f.schema ?? {}), ...(f.default !== undefined ? { default: f.default } : {}) } as ArgDef;
+}
+
+function subSelection(f: FieldDef, context: RestContext): string {
+  if (!f.properties) return '';
+  const parts: string[] = [];
+  for (const [key, p] of Object.entries(f.properties)) {
+    if (!p.contexts.includes(context)) continue;
+    const name = p.graphql ?? camelCase(key);
+    parts.push(name === key ? key : `${key}: ${name}`);
+  }
+  return ` { ${parts.join(' ')} }`;
+}
+
+/** The GraphQL selection of a context: REST keys as aliases, then the link data every context carries. */
+export function selectionOf(r: ResourceDef, context: RestContext): string {
+  const lines: string[] = [];
+  for (const [name, rest, f] of restFields(r, context)) {
+    lines.push(`${rest === name ? name : `${rest}: ${name}`}${f.selectionArgs ?? ''}${subSelection(f, context)}`);
+  }
+  for (const [name, f] of Object.entries(r.fields)) {
+    if (f.linkData) lines.push(`${f.linkData}: ${name}${f.selectionArgs ?? ''}`);
+  }
+  return lines.join('\n  ');
+}
+
+/** `fragment PostView on Post { … }` for each context. */
+export function fragmentsOf(r: ResourceDef, typeName = r.name): string {
+  const suffix: Record<RestContext, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
+  return (Object.keys(suffix) as RestContext[])
+    .map((c) => `fragment ${r.name}${suffix[c]} on ${typeName} {\n  ${selectionOf(r, c)}\n}`)
+    .join('\n\n');
+}
+
+/** REST params → the GraphQL input of the writable fields that were given. */
+export function inputOf(r: Resource, params: Params): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, rest, f] of writableFields(r)) {
+    let value = params[rest];
+    if (value === undefined) continue;
+    if (f.fromRest) value = f.fromRest(value, rest);
+    if (value === undefined) continue;
+    if (f.kind === 'enum' && typeof value === 'string') value = f.enum!.nameOf(value);
+    else if (f.kind === 'enum[]' && Array.isArray(value)) value = value.map((v) => f.enum!.nameOf(String(v)));
+    input[name] = value;
+  }
+  return input;
+}
+
+/** Turns the GraphQL enum names of an answer back into WordPress's values, in place. */
+export function restValues(r: ResourceDef): (item: Record<string, unknown>) => Record<string, unknown> {
+  const enumFields: [string, (n: string) => string, boolean][] = [];
+  for (const [name, f] of Object.entries(r.fields)) {
+    if ((f.kind !== 'enum' && f.kind !== 'enum[]') || f.rest === false) continue;
+    const e = f.outputEnum ?? f.enum!;
+    enumFields.push([f.rest ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), e.valueOf, f.kind === 'enum[]']);
+  }
+  return (item) => {
+    for (const [key, valueOf, list] of enumFields) {
+      const v = item[key];
+      if (v === undefined || v === null) continue;
+      item[key] = list ? (v as string[]).map(valueOf) : valueOf(v as string);
+    }
+    return item;
+  };
+}

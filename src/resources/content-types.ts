@@ -1,0 +1,94 @@
+// Content types as data: what WordPress's register_post_type() says of a type — its REST base,
+// capabilities, what it supports, its permalink rule — in one descriptor per type. Services,
+// links, capabilities and queries read the descriptor instead of branching on 'post' | 'page'.
+import type { SiteSettings } from '../site/options.js';
+import type { TypeCaps } from '../auth/capabilities.js';
+
+export interface TaxonomyRef {
+  /** WordPress taxonomy name (category, post_tag). */
+  taxonomy: string;
+  /** REST base and GraphQL field of the assignment (categories, tags). */
+  restBase: string;
+  hierarchical: boolean;
+}
+
+export interface ContentTypeDescriptor {
+  /** Stored `type` discriminator. */
+  type: string;
+  /** REST collection base under core/v2. */
+  restBase: string;
+  /** GraphQL names: Post → post, posts, createPost … */
+  graphqlName: string;
+  graphqlPlural: string;
+  caps: TypeCaps;
+  hierarchical: boolean;
+  supports: {
+    taxonomies: TaxonomyRef[];
+    sticky: boolean;
+    formats: boolean;
+    revisions: boolean;
+    /** parent and menu_order on write. */
+    pageAttributes: boolean;
+    /** A create with no title, content and excerpt is refused (empty_content). */
+    requiresContent: boolean;
+  };
+  /** New items take the site's comment and ping defaults, or are closed. */
+  discussionDefault: 'site' | 'closed';
+  /** Query argument of the plain (unpublished) link: ?p=ID, ?page_id=ID. */
+  plainLinkArg: string;
+  /** Slugs are unique per type, or per type and parent. */
+  slugScope: 'type' | 'parent';
+}
+
+const caps = (plural: 'posts' | 'pages'): TypeCaps => {
+  const names = ['edit_posts', 'edit_others_posts', 'edit_published_posts', 'edit_private_posts', 'publish_posts', 'read_private_posts', 'delete_posts', 'delete_others_posts', 'delete_published_posts', 'delete_private_posts'] as const;
+  return Object.fromEntries(names.map((n) => [n, n.replace('posts', plural)])) as unknown as TypeCaps;
+};
+
+export const CATEGORY: TaxonomyRef = { taxonomy: 'category', restBase: 'categories', hierarchical: true };
+export const POST_TAG: TaxonomyRef = { taxonomy: 'post_tag', restBase: 'tags', hierarchical: false };
+
+export const POST_TYPE: ContentTypeDescriptor = {
+  type: 'post', restBase: 'posts', graphqlName: 'Post', graphqlPlural: 'posts', caps: caps('posts'), hierarchical: false,
+  supports: { taxonomies: [CATEGORY, POST_TAG], sticky: true, formats: true, revisions: true, pageAttributes: false, requiresContent: true },
+  discussionDefault: 'site', plainLinkArg: 'p', slugScope: 'type',
+};
+
+export const PAGE_TYPE: ContentTypeDescriptor = {
+  type: 'page', restBase: 'pages', graphqlName: 'Page', graphqlPlural: 'pages', caps: caps('pages'), hierarchical: true,
+  supports: { taxonomies: [], sticky: false, formats: false, revisions: true, pageAttributes: true, requiresContent: false },
+  discussionDefault: 'closed', plainLinkArg: 'page_id', slugScope: 'parent',
+};
+
+/** Revisions, autosaves and attachments use the post capabilities, as WordPress maps them. */
+const OTHER: ContentTypeDescriptor = { ...POST_TYPE, type: 'other', supports: { ...POST_TYPE.supports, taxonomies: [], sticky: false, formats: false } };
+
+export const CONTENT_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE];
+
+export interface ContentType extends ContentTypeDescriptor {
+  permalink: typeof permalink;
+  /** The permalink with a placeholder for the slug (edit context's permalink_template). */
+  permalinkTemplate(site: SiteSettings, ancestors: string[]): string;
+}
+
+const withRules = (d: ContentTypeDescriptor): ContentType => ({
+  ...d,
+  permalink,
+  permalinkTemplate: (site, ancestors) => (d.hierarchical
+    ? `${site.home}/${ancestors.map((s) => `${s}/`).join('')}%pagename%/`
+    : `${site.home}/%postname%/`),
+});
+const byType = new Map(CONTENT_TYPES.map((d) => [d.type, withRules(d)]));
+const other = withRules(OTHER);
+
+export function contentTypeOf(type: string): ContentType {
+  return byType.get(type) ?? other;
+}
+
+/** Permalinks as WordPress with the /%postname%/ structure; unpublished items use the plain link. */
+export function permalink(site: SiteSettings, row: { id: number; type: string; status: string; slug: string }, ancestors: string[] = []): string {
+  const d = byType.get(row.type);
+  const public_ = (row.status === 'publish' || row.status === 'private') && row.slug;
+  if (!d) return `${site.home}/?p=${row.id}`;
+  return public_ ? `${site.home}/${[...ancestors, row.slug].join('/')}/` : `${site.home}/?${d.plainLinkArg}=${row.id}`;
+}

@@ -1,0 +1,169 @@
+// Posts and pages: one definition each (pages are posts without taxonomies, sticky and format,
+// with a parent and a menu order). Descriptions are WordPress's schema texts, so OPTIONS and
+// `context=help` read as WordPress's do.
+import type { Content } from '../generated/sqlite/client.js';
+import type { Context } from '../context.js';
+import { ALL_CONTEXTS, EDIT, VIEW_EDIT, defineResource, deriveResource, type FieldDef } from './define.js';
+import { ContentStatus, ContentWriteStatus, DiscussionStatus, PostFormat } from './enums.js';
+import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
+import { formatWpDate } from '../content/dates.js';
+import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
+import { cachedRender } from '../content/render-cache.js';
+import { sanitizeTitle } from '../content/slug.js';
+import { ContentText, PostMetaInput, PostMetaType, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
+import { contentTypeOf } from './content-types.js';
+import { invalidParam } from '../errors.js';
+
+type Row = Content & { terms?: { termId: number; taxonomy: string; term: { slug: string } }[]; meta?: { key: string; value: string }[] };
+
+/** A text field arrives as a string or as `{raw}`; anything else is refused as WordPress does. */
+function textInput(value: unknown, param: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && 'raw' in value) return String((value as { raw: unknown }).raw ?? '');
+  if (value && typeof value === 'object') return undefined;
+  if (value === null) return '';
+  return invalidParam(param, 'rest_invalid_type', `${param} is not of type object.`, { param });
+}
+
+const text = (what: string, o: { contexts: typeof ALL_CONTEXTS; raw?: boolean; rendered?: typeof ALL_CONTEXTS; protected?: boolean; blockVersion?: boolean; rawLast?: boolean; readonly?: boolean }): Pick<FieldDef, 'kind' | 'properties' | 'graphqlType' | 'inputKind' | 'fromRest' | 'skipValidation' | 'contexts' | 'readonly'> => {
+  const cap = what[0].toUpperCase() + what.slice(1);
+  const raw = { graphql: 'raw', kind: 'string' as const, nullable: true, description: `${cap} for the post, as it exists in the database.`, contexts: EDIT };
+  const rendered = { kind: 'string' as const, description: `HTML ${what} for the post, transformed for display.`, contexts: o.rendered ?? ALL_CONTEXTS, readonly: true };
+  const properties: FieldDef['properties'] = o.rawLast ? { rendered, raw } : { raw, rendered };
+  if (o.blockVersion) properties.block_version = { graphql: 'blockVersion', kind: 'integer', description: 'Version of the content block format used by the post.', contexts: EDIT, readonly: true };
+  if (o.protected) properties.protected = { kind: 'boolean', description: `Whether the ${what} is protected with a password.`, contexts: ALL_CONTEXTS, readonly: true };
+  return {
+    kind: 'object', properties, graphqlType: ContentText, contexts: o.contexts, readonly: o.readonly,
+    inputKind: 'string', fromRest: textInput, skipValidation: true,
+  };
+};
+
+const viewer = (fn: (ctx: Context, p: Row) => boolean) => (p: Row, _a: unknown, ctx: Context) => fn(ctx, p);
+
+/** The fields every post-like type has, in the order WordPress prints them. */
+const postFields: Record<string, FieldDef> = {
+  id: { kind: 'integer', description: 'Unique identifier for the post.', contexts: ALL_CONTEXTS, readonly: true },
+  date: {
+    kind: 'date-time', nullable: false, acceptsNull: true, description: "The date the post was published, in the site's timezone.",
+    graphqlDescription: "Publication date on the site's clock. On write: site time, or with an offset; null makes a draft's date float again.",
+    contexts: ALL_CONTEXTS, resolve: (p: Row) => formatWpDate(p.date),
+  },
+  dateGmt: {
+    kind: 'date-time', acceptsNull: true, description: 'The date the post was published, as GMT.', contexts: VIEW_EDIT,
+    resolve: (p: Row) => formatWpDate(p.dateGmt),
+  },
+  guid: {
+    kind: 'object', description: 'The globally unique identifier for the post.', contexts: VIEW_EDIT, readonly: true, graphqlType: ContentText,
+    properties: {
+      rendered: { kind: 'string', description: 'GUID for the post, transformed for display.', contexts: VIEW_EDIT, readonly: true },
+      raw: { kind: 'string', nullable: true, description: 'GUID for the post, as it exists in the database.', contexts: EDIT, readonly: true },
+    },
+    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.guid, p.guid, ctx, p),
+  },
+  modified: { kind: 'date-time', description: "The date the post was last modified, in the site's timezone.", contexts: VIEW_EDIT, readonly: true, resolve: (p: Row) => formatWpDate(p.modified) },
+  modifiedGmt: { kind: 'date-time', description: 'The date the post was last modified, as GMT.', contexts: VIEW_EDIT, readonly: true, resolve: (p: Row) => formatWpDate(p.modifiedGmt) },
+  password: {
+    kind: 'string', nullable: true, description: 'A password to protect access to the content and excerpt.', contexts: EDIT,
+    graphqlDescription: 'The password protecting the content and excerpt; null unless the caller may edit the item.',
+    resolve: (p: Row, _a: unknown, ctx: Context) => (canEditContent(ctx, p) ? p.password : null),
+  },
+  slug: { kind: 'string', description: 'An alphanumeric identifier for the post unique to its type.', contexts: ALL_CONTEXTS },
+  status: {
+    kind: 'enum', enum: ContentWriteStatus, description: 'A named status for the post.', contexts: VIEW_EDIT,
+    outputEnum: ContentStatus,
+  },
+  type: { kind: 'string', description: 'Type of post.', contexts: ALL_CONTEXTS, readonly: true },
+  link: {
+    kind: 'uri', description: 'URL to the post.', contexts: ALL_CONTEXTS, readonly: true,
+    resolve: async (p: Row, _a: unknown, ctx: Context) => contentTypeOf(p.type).permalink(await ctx.site(), p, await ancestorSlugs(ctx, p)),
+  },
+  title: {
+    description: 'The title for the post.',
+    ...text('title', { contexts: ALL_CONTEXTS }),
+    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.title, renderTitle(p.title), ctx, p),
+  },
+  content: {
+    description: 'The content for the post.',
+    ...text('content', { contexts: VIEW_EDIT, rendered: VIEW_EDIT, protected: true, blockVersion: true }),
+    resolve: (p: Row, _a: unknown, ctx: Context) => {
+      const locked = passwordRequired(ctx, p);
+      return { ...textValue(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
+    },
+  },
+  author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
+  excerpt: {
+    description: 'The excerpt for the post.',
+    ...text('excerpt', { contexts: ALL_CONTEXTS, protected: true }),
+    args: { length: { kind: 'integer', description: 'Words to keep when the excerpt is built from the content (default 55).' } },
+    selectionArgs: '(length: $excerptLength)',
+    resolve: (p: Row, args: { length?: number | null }, ctx: Context) => {
+      const locked = passwordRequired(ctx, p);
+      const length = args.length ?? 55;
+      return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length)), ctx, p), isProtected: !!p.password };
+    },
+  },
+  featuredMedia: { kind: 'integer', description: 'The ID of the featured media for the post.', contexts: ALL_CONTEXTS },
+  commentStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not comments are open on the post.', contexts: VIEW_EDIT },
+  pingStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not the post can be pinged.', contexts: VIEW_EDIT },
+  sticky: {
+    kind: 'boolean', description: 'Whether or not the post should be treated as sticky.', contexts: VIEW_EDIT,
+    resolve: async (p: Row, _a: unknown, ctx: Context) => (await ctx.site()).stickyPosts.includes(p.id),
+  },
+  template: { kind: 'string', description: 'The theme file to use to display the post.', contexts: VIEW_EDIT },
+  format: {
+    kind: 'enum', enum: PostFormat, description: 'The format for the post.', contexts: VIEW_EDIT,
+    resolve: (p: Row) => p.format || 'standard',
+  },
+  meta: {
+    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: PostMetaType, graphqlInputType: PostMetaInput,
+    properties: { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } },
+    fromRest: (value) => (value && typeof value === 'object' && !Array.isArray(value) && 'footnotes' in value ? { footnotes: (value as { footnotes: unknown }).footnotes } : undefined),
+    select: { meta: { where: { key: 'footnotes' }, select: { key: true, value: true } } },
+    resolve: (p: Row) => ({ footnotes: p.meta?.find((m) => m.key === 'footnotes')?.value ?? '' }),
+  },
+  categories: {
+    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect,
+    resolve: (p: Row) => p.terms!.filter((r) => r.taxonomy === 'category').map((r) => r.termId),
+  },
+  tags: {
+    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect,
+    resolve: (p: Row) => p.terms!.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId),
+  },
+  permalinkTemplate: {
+    kind: 'string', description: 'Permalink template for the post.', contexts: EDIT, readonly: true,
+    resolve: async (p: Row, _a: unknown, ctx: Context) => contentTypeOf(p.type).permalinkTemplate(await ctx.site(), await ancestorSlugs(ctx, p)),
+  },
+  generatedSlug: { kind: 'string', description: 'Slug automatically generated from the post title.', contexts: EDIT, readonly: true, resolve: (p: Row) => sanitizeTitle(p.title) },
+  classList: {
+    kind: 'string[]', description: 'An array of the class names for the post container element.', contexts: VIEW_EDIT, readonly: true,
+    select: termSelect, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p),
+  },
+  // Not REST fields: what the gateway builds `_links` and Allow from.
+  revisionCount: {
+    kind: 'integer', rest: false, linkData: '_revision_count', readonly: true, description: 'Revisions and autosaves stored for it.',
+    resolve: async (p: Row, _a: unknown, ctx: Context) => (await revisionStats(ctx, p.id)).count,
+  },
+  latestRevisionId: {
+    kind: 'integer', rest: false, nullable: true, linkData: '_latest_revision', readonly: true, description: 'Id of the newest revision, if any.',
+    resolve: async (p: Row, _a: unknown, ctx: Context) => (await revisionStats(ctx, p.id)).latest,
+  },
+  viewerCanEdit: { kind: 'boolean', rest: false, linkData: '_can_edit', readonly: true, description: 'Whether the caller may update it.', resolve: viewer(canEditContent) },
+  viewerCanDelete: { kind: 'boolean', rest: false, linkData: '_can_delete', readonly: true, description: 'Whether the caller may delete it.', resolve: viewer(canDeleteContent) },
+};
+
+export const PostResource = defineResource({ name: 'Post', title: 'post', description: 'A blog post.', fields: postFields });
+
+export const PageResource = deriveResource(PostResource, {
+  name: 'Page', title: 'page', description: 'A static page, possibly under a parent page.',
+  omit: ['sticky', 'format', 'categories', 'tags'],
+  fields: {
+    parent: {
+      kind: 'integer', description: 'The ID for the parent of the post.', contexts: VIEW_EDIT, linkData: '_parent',
+      graphqlDescription: 'Id of the parent page; 0 for none.', resolve: (p: Row) => p.parentId ?? 0,
+    },
+    menuOrder: { kind: 'integer', description: 'The order of the post in relation to other posts.', contexts: VIEW_EDIT },
+    classList: { ...postFields.classList, select: undefined },
+  },
+  after: { parent: 'featuredMedia', menuOrder: 'parent' },
+});

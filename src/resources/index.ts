@@ -1,0 +1,5 @@
+// Every resource definition, for what is derived from all of them at once (operations, schemas).
+import type { ResourceDef } from './define.js';
+import { PageResource, PostResource } from './content.js';
+
+export const RESOURCES: ResourceDef[] = [PostResource, PageResource];

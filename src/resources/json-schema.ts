@@ -1,0 +1,64 @@
+// The item schema WordPress publishes for a resource (get_item_schema()): JSON Schema draft 4 with
+// `context` and `readonly` on every property. OPTIONS and `?context=help` answer it; the REST
+// arguments of writes are cut from it.
+import type { FieldDef, FieldKind, PropertyDef, ResourceDef } from './define.js';
+import { snakeCase } from './define.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+const FORMATS: Partial<Record<FieldKind, string>> = { 'date-time': 'date-time', uri: 'uri', email: 'email', uuid: 'uuid' };
+
+/** The type keywords of a kind: type, format, enum, items. */
+export function typeSchema(f: Pick<FieldDef, 'kind' | 'enum' | 'items' | 'acceptsNull'> & { properties?: Record<string, PropertyDef> }): JsonSchema {
+  const withNull = (type: string) => (f.acceptsNull ? [type, 'null'] : type);
+  switch (f.kind) {
+    case 'integer': return { type: withNull('integer') };
+    case 'number': return { type: withNull('number') };
+    case 'boolean': return { type: withNull('boolean') };
+    case 'string': return { type: withNull('string') };
+    case 'date-time': case 'uri': case 'email': case 'uuid': return { type: withNull('string'), format: FORMATS[f.kind] };
+    case 'integer[]': return { type: 'array', items: f.items ?? { type: 'integer' } };
+    case 'string[]': return { type: 'array', items: f.items ?? { type: 'string' } };
+    case 'enum': return { type: withNull('string'), enum: [...f.enum!.values] };
+    case 'enum[]': return { type: 'array', items: { type: 'string', enum: [...f.enum!.values] } };
+    case 'object': case 'json': return { type: 'object', ...(f.properties ? { properties: propertiesSchema(f.properties) } : {}) };
+    default: return { type: 'string' };
+  }
+}
+
+function propertiesSchema(properties: Record<string, PropertyDef>): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [key, p] of Object.entries(properties)) {
+    out[key] = {
+      description: p.description,
+      ...typeSchema(p),
+      ...(p.schema ?? {}),
+      ...(p.default !== undefined ? { default: p.default } : {}),
+      context: p.contexts,
+      ...(p.readonly ? { readonly: true } : {}),
+    };
+  }
+  return out;
+}
+
+/** One property of the item schema. */
+export function fieldSchema(f: FieldDef): JsonSchema {
+  return {
+    description: f.description,
+    ...typeSchema(f),
+    ...(f.schema ?? {}),
+    ...(f.default !== undefined ? { default: f.default } : {}),
+    context: f.contexts ?? [],
+    ...(f.readonly ? { readonly: true } : {}),
+  };
+}
+
+/** The whole item schema of a resource, as WordPress's get_public_item_schema() prints it. */
+export function itemSchema(r: ResourceDef): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, f] of Object.entries(r.fields)) {
+    if (f.rest === false) continue;
+    properties[f.rest ?? snakeCase(name)] = fieldSchema(f);
+  }
+  return { $schema: 'http://json-schema.org/draft-04/schema#', title: r.title, type: 'object', properties };
+}

@@ -1,0 +1,83 @@
+// GraphQL objects and helpers the content resources (src/resources/content.ts) build on: text
+// values with raw/rendered forms, registered meta, and per-request batched lookups.
+import type { Context } from '../../context.js';
+import type { Content } from '../../generated/sqlite/client.js';
+import { builder } from '../builder.js';
+import { canEditContent } from '../../auth/content-permissions.js';
+import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
+import { contentTypeOf } from '../../resources/content-types.js';
+
+/** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
+export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
+
+export const ContentText = builder.objectRef<TextValue>('ContentText').implement({
+  description: 'Text with its stored form (raw, only for callers who may edit) and its displayed HTML (rendered).',
+  fields: (t) => ({
+    raw: t.string({ nullable: true, description: 'The stored value; null unless the caller may edit content of this type.', resolve: (v) => (v.showRaw ? v.raw : null) }),
+    rendered: t.string({ description: 'HTML as displayed; empty while a password is required.', resolve: (v) => v.rendered }),
+    protected: t.boolean({ description: 'Whether the text is behind a post password.', resolve: (v) => v.isProtected }),
+    blockVersion: t.int({ description: 'Block format version of the raw content: 1 when it holds blocks, else 0.', resolve: (v) => v.blockVersion }),
+  }),
+});
+
+export const PostMetaType = builder.objectRef<{ footnotes: string }>('PostMeta').implement({
+  description: 'Registered meta values of a post or page.',
+  fields: (t) => ({ footnotes: t.exposeString('footnotes', { description: 'Footnotes of the block editor, JSON-encoded.' }) }),
+});
+
+export const PostMetaInput = builder.inputType('PostMetaInput', {
+  description: 'Registered meta values to set.',
+  fields: (t) => ({ footnotes: t.string({ required: false, description: 'Footnotes of the block editor, JSON-encoded.' }) }),
+});
+
+/** Whether the caller sees raw values of this content type (WordPress shows them in edit context). */
+function showsRaw(ctx: Context, row: Content): boolean {
+  return ctx.viewer !== null && ctx.can(contentTypeOf(row.type).caps.edit_posts);
+}
+
+/** A password stands between the caller and the text unless they may edit it or offered the right one. */
+export function passwordRequired(ctx: Context, row: Content): boolean {
+  if (!row.password) return false;
+  if (canEditContent(ctx, row)) return false;
+  return ctx.offeredPasswords.get(row.id) !== row.password;
+}
+
+export function textValue(raw: string, rendered: string, ctx: Context, row: Content): TextValue {
+  return { raw, rendered, isProtected: false, showRaw: showsRaw(ctx, row), blockVersion: 0 };
+}
+
+/** Revision count and newest revision of every item on the page, in one grouped query. */
+export function revisionStats(ctx: Context, id: number) {
+  return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
+    const groups = await ctx.prisma.content.groupBy({
+      by: ['parentId', 'type'], where: { parentId: { in: [...ids] }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true },
+    });
+    return ids.map((pid) => {
+      const mine = groups.filter((g) => g.parentId === pid);
+      return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: mine.find((g) => g.type === 'revision')?._max.id ?? null };
+    });
+  }).load(id);
+}
+
+/** Slugs of a hierarchical item's ancestors, nearest last; none for flat types. */
+export async function ancestorSlugs(ctx: Context, row: { type: string; parentId: number | null }): Promise<string[]> {
+  if (!contentTypeOf(row.type).hierarchical) return [];
+  return ancestorChain(ctx.loader<number, SlugNode | null>('contentSlugParent', async (ids) => {
+    const rows = await ctx.prisma.content.findMany({ where: { id: { in: [...ids] } }, select: { id: true, slug: true, parentId: true } });
+    return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+  }), row.parentId);
+}
+
+export const termSelect = { terms: { select: { termId: true, taxonomy: true, term: { select: { slug: true } } }, orderBy: { termOrder: 'asc' as const } } };
+
+/** CSS classes as a theme's post_class() gives them. */
+export async function classList(ctx: Context, p: Content & { terms?: { taxonomy: string; term: { slug: string } }[] }): Promise<string[]> {
+  const type = contentTypeOf(p.type);
+  const sticky = type.supports.sticky && (await ctx.site()).stickyPosts.includes(p.id);
+  return [
+    `${p.type}-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,
+    ...(type.supports.formats ? [`format-${p.format || 'standard'}`] : []),
+    ...(p.featuredMedia ? ['has-post-thumbnail'] : []), ...(sticky ? ['sticky'] : []), 'hentry',
+    ...(p.terms ?? []).map((r) => `${r.taxonomy === 'category' ? 'category' : 'tag'}-${r.term.slug}`),
+  ];
+}

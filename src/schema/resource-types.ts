@@ -1,0 +1,100 @@
+// GraphQL types made from resource definitions (src/resources/): the object fields, the input
+// type of the writable fields, and one enum type per enumeration. Nothing here names a field:
+// adding a field to a definition adds it to the GraphQL schema.
+import { builder as defaultBuilder } from './builder.js';
+import type { EnumDef, FieldDef, FieldKind, ResourceDef } from '../resources/define.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyBuilder = any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRef = any;
+
+const enums = new WeakMap<AnyBuilder, Map<string, AnyRef>>();
+
+/** The GraphQL enum type of an enumeration (made once per builder). */
+export function enumRef(e: EnumDef, builder: AnyBuilder = defaultBuilder): AnyRef {
+  let refs = enums.get(builder);
+  if (!refs) enums.set(builder, (refs = new Map()));
+  let ref = refs.get(e.name);
+  if (!ref) {
+    const values = Object.fromEntries(e.values.map((v) => [e.nameOf(v), { value: v, ...(e.valueDescriptions?.[v] ? { description: e.valueDescriptions[v] } : {}) }]));
+    ref = builder.enumType(e.name, { description: e.description, values } as never);
+    refs.set(e.name, ref);
+  }
+  return ref;
+}
+
+function scalarOf(kind: FieldKind, f: Pick<FieldDef, 'graphqlScalar'>, input: boolean): string | null {
+  if (f.graphqlScalar) return f.graphqlScalar;
+  switch (kind) {
+    case 'integer': return 'Int';
+    case 'number': return 'Float';
+    case 'boolean': return 'Boolean';
+    case 'date-time': return input ? 'String' : 'LocalDateTime';
+    case 'uri': return input ? 'String' : 'URL';
+    case 'string': case 'email': case 'uuid': return 'String';
+    case 'json': return 'JSON';
+    default: return null;
+  }
+}
+
+/** The GraphQL type of a field, for output or for input. */
+export function graphqlTypeOf(f: FieldDef, input: boolean, builder: AnyBuilder = defaultBuilder): AnyRef {
+  const kind = input ? f.inputKind ?? f.kind : f.kind;
+  const scalar = scalarOf(kind, f, input);
+  if (scalar) return scalar;
+  switch (kind) {
+    case 'integer[]': return ['Int'];
+    case 'string[]': return ['String'];
+    case 'enum': return enumRef((input ? f.enum : f.outputEnum ?? f.enum)!, builder);
+    case 'enum[]': return [enumRef(f.enum!, builder)];
+    case 'object': {
+      const ref = input ? f.graphqlInputType : f.graphqlType;
+      if (!ref) throw new Error(`object field without a GraphQL ${input ? 'input ' : ''}type`);
+      return ref;
+    }
+    default: throw new Error(`no GraphQL type for ${kind}`);
+  }
+}
+
+const argBuilders: Record<string, string> = { integer: 'int', string: 'string', boolean: 'boolean', number: 'float' };
+
+/**
+ * The object fields of a resource, for `fields: (t) => resourceFields(t, R)` of a Pothos object
+ * (prismaObject variants too: a field's `select` asks Prisma for what its resolver reads).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function resourceFields(t: any, r: ResourceDef, builder: AnyBuilder = defaultBuilder): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(r.fields)) {
+    if (f.writeOnly) continue;
+    const column = f.column ?? name;
+    const args = f.args
+      ? Object.fromEntries(Object.entries(f.args).map(([a, d]) => [a, t.arg[argBuilders[d.kind] ?? 'string']({ required: false, description: d.description })]))
+      : undefined;
+    out[name] = t.field({
+      type: graphqlTypeOf(f, false, builder),
+      nullable: !!f.nullable,
+      description: f.graphqlDescription ?? f.description,
+      ...(args ? { args } : {}),
+      ...(f.select ? { select: f.select } : {}),
+      resolve: f.resolve ?? ((row: Record<string, unknown>) => row[column]),
+    });
+  }
+  return out;
+}
+
+/** The input type of a resource's writable fields (`PostInput`), shared by create and update. */
+export function resourceInput(r: ResourceDef, o: { name?: string; description?: string } = {}, builder: AnyBuilder = defaultBuilder): AnyRef {
+  return builder.inputType(o.name ?? `${r.name}Input`, {
+    description: o.description ?? `Writable fields of a ${r.title}; omitted fields keep their value (or get their default on create).`,
+    fields: (t: AnyRef) => {
+      const fields: Record<string, unknown> = {};
+      for (const [name, f] of Object.entries(r.fields)) {
+        if (f.readonly || f.rest === false) continue;
+        fields[name] = t.field({ type: graphqlTypeOf(f, true, builder), required: false, description: f.graphqlDescription ?? f.description });
+      }
+      return fields;
+    },
+  } as never);
+}
