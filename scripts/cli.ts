@@ -29,7 +29,12 @@ async function main(argv: string[]): Promise<number> {
   await migrate(config.databaseUrl);
   const db = await openDb(config.databaseUrl);
   try {
-    await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword });
+    // Creates the site on an empty database; never changes the settings of an existing one.
+    const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword });
+    if (boot.admin) {
+      // stderr: stdout carries only the command's answer (--porcelain output stays clean).
+      console.error(`Site created. Keep these credentials: they are shown only once.\n  administrator: ${boot.admin.login}\n  login password: ${boot.admin.password}\n  application password: ${boot.admin.applicationPassword}`);
+    }
     const [noun, verb, ...rest] = positional;
     if (noun === 'user' && verb === 'create' && rest.length === 2) {
       const user = await createUser(db, {

@@ -1,5 +1,6 @@
 // First start: site options, the default category, the administrator and one application
-// password. Idempotent: an existing site is left as it is.
+// password. Idempotent: an existing site is left as it is, except that the server (and only the
+// server: `followSiteUrl`) moves `siteurl`/`home` to its configured address.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import { setOption } from './options.js';
@@ -10,11 +11,23 @@ export interface BootstrapResult {
   admin?: { login: string; password: string; applicationPassword: string; generatedPassword: boolean };
 }
 
-export async function bootstrapSite(db: Db, o: { siteUrl: string; adminUser: string; adminPassword?: string }): Promise<BootstrapResult> {
+export interface BootstrapOptions {
+  siteUrl: string;
+  adminUser: string;
+  adminPassword?: string;
+  /**
+   * For an existing site, set `siteurl` and `home` to `siteUrl`. Only the server sets this: its
+   * address may change between starts (another port, a proxy). Other callers (the command line,
+   * seeding) must never change the settings of a live site.
+   */
+  followSiteUrl?: boolean;
+}
+
+export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<BootstrapResult> {
   const prisma = db.prisma;
   const existing = await prisma.option.findUnique({ where: { name: 'site_key' } });
   if (existing) {
-    // The address may change between starts (another port, a proxy): follow the configuration.
+    if (!o.followSiteUrl) return { created: false };
     await setOption(prisma, 'siteurl', o.siteUrl);
     await setOption(prisma, 'home', o.siteUrl);
     db.changed();
