@@ -26,21 +26,23 @@ export function endpointData(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
-export function routeData(route: RouteEntry, root: string): Record<string, unknown> {
+/** A route as the index prints it; `help` adds the resource schema (OPTIONS, `?context=help`), as WordPress. */
+export function routeData(route: RouteEntry, root: string, help = false): Record<string, unknown> {
   const data: Record<string, unknown> = {
     namespace: route.namespace,
     methods: [...new Set(route.endpoints.flatMap((e) => e.methods))],
     endpoints: route.endpoints.map(endpointData),
   };
+  if (help && route.schema) data.schema = route.schema();
   if (!route.pattern.includes('(?P<')) data._links = { self: [{ href: root + route.pattern.replace(/^\//, '') }] };
   return data;
 }
 
-export function routesObject(routes: RouteEntry[], root: string, namespace?: string): Record<string, unknown> {
+export function routesObject(routes: RouteEntry[], root: string, namespace?: string, help = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const route of routes) {
     if (namespace !== undefined && route.namespace !== namespace) continue;
-    out[route.pattern] = routeData(route, root);
+    out[route.pattern] = routeData(route, root, help);
   }
   return out;
 }

@@ -176,7 +176,7 @@ export function createDispatcher(o: DispatcherOptions) {
       const matched = match(path);
       if (method === 'OPTIONS') {
         if (!matched) return finish(request, ctx, query, { status: 200, body: [] }, null);
-        return finish(request, ctx, query, { status: 200, body: routeData(matched.route, root) }, allowedMethods(matched.route, ctx));
+        return finish(request, ctx, query, { status: 200, body: routeData(matched.route, root, true) }, allowedMethods(matched.route, ctx));
       }
       if (!matched || !METHODS.has(method)) throw noRoute();
       const endpoint = matched.route.endpoints.find((e) => e.methods.includes(method as Method));
@@ -215,11 +215,14 @@ export function createDispatcher(o: DispatcherOptions) {
       };
 
       if (cacheable) {
-        // Single flight: identical anonymous reads arriving together share one execution.
-        let flight = inFlight.get(cacheKey);
+        // Single flight: identical anonymous reads arriving together share one execution. Only
+        // under one cache generation: a read that arrives after a write must not join one that
+        // started before it (it would be answered with what the write replaced).
+        const flightKey = `${generation}|${cacheKey}`;
+        let flight = inFlight.get(flightKey);
         if (!flight) {
-          flight = produce().then(stripRequestHeaders).finally(() => inFlight.delete(cacheKey));
-          inFlight.set(cacheKey, flight);
+          flight = produce().then(stripRequestHeaders).finally(() => inFlight.delete(flightKey));
+          inFlight.set(flightKey, flight);
         }
         const out = withRequestHeaders(await flight, request, head);
         return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;

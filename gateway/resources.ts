@@ -3,7 +3,7 @@
 // REST body and GraphQL. Nothing here names a field of any resource.
 import type { ArgDef, Params } from './types.js';
 import type { FieldDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
-import { camelCase, restFields, writableFields } from '../src/resources/define.js';
+import { camelCase, restFields, snakeCase, writableFields } from '../src/resources/define.js';
 import { fieldSchema, typeSchema } from '../src/resources/json-schema.js';
 
 /** Keywords of a property that become keywords of its argument (WordPress's rest_get_endpoint_args_for_schema). */
@@ -30,7 +30,8 @@ export function argOf(f: Pick<FieldDef, 'kind' | 'enum' | 'items' | 'description
 }
 
 function subSelection(f: FieldDef, context: RestContext): string {
-  if (!f.properties) return '';
+  if (f.selection) return ` ${f.selection}`;
+  if (!f.properties || f.kind !== 'object') return '';
   const parts: string[] = [];
   for (const [key, p] of Object.entries(f.properties)) {
     if (!p.contexts.includes(context)) continue;
@@ -47,7 +48,7 @@ export function selectionOf(r: ResourceDef, context: RestContext): string {
     lines.push(`${rest === name ? name : `${rest}: ${name}`}${f.selectionArgs ?? ''}${subSelection(f, context)}`);
   }
   for (const [name, f] of Object.entries(r.fields)) {
-    if (f.linkData) lines.push(`${f.linkData}: ${name}${f.selectionArgs ?? ''}`);
+    if (f.linkData && (f.linkContexts ?? ['view', 'edit', 'embed']).includes(context)) lines.push(`${f.linkData}: ${name}${f.selectionArgs ?? ''}`);
   }
   return lines.join('\n  ');
 }
@@ -64,6 +65,7 @@ export function fragmentsOf(r: ResourceDef, typeName = r.name): string {
 export function inputOf(r: Resource, params: Params): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, rest, f] of writableFields(r)) {
+    if (f.graphqlInput === false) continue;
     let value = params[rest];
     if (value === undefined) continue;
     if (f.fromRest) value = f.fromRest(value, rest);
@@ -81,7 +83,7 @@ export function restValues(r: ResourceDef): (item: Record<string, unknown>) => R
   for (const [name, f] of Object.entries(r.fields)) {
     if ((f.kind !== 'enum' && f.kind !== 'enum[]') || f.rest === false) continue;
     const e = f.outputEnum ?? f.enum!;
-    enumFields.push([f.rest ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), e.valueOf, f.kind === 'enum[]']);
+    enumFields.push([f.rest ?? snakeCase(name), e.valueOf, f.kind === 'enum[]']);
   }
   return (item) => {
     for (const [key, valueOf, list] of enumFields) {

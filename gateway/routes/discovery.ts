@@ -1,7 +1,6 @@
 // The index `/` and one index route per namespace, built from the rest of the table.
 import type { Endpoint, RouteEntry } from '../types.js';
 import type { Runner } from '../execute.js';
-import { contextArg } from '../args/common.js';
 import { routesObject } from '../discovery.js';
 
 export interface DiscoveryOptions {
@@ -14,7 +13,8 @@ export interface DiscoveryOptions {
 export function discoveryRoutes(o: DiscoveryOptions, run: Runner): RouteEntry[] {
   const index: Endpoint = {
     methods: ['GET'], permission: 'public', operation: 'SiteIndex',
-    args: { context: contextArg() },
+    // As WordPress: a default and no enum, so `context=help` is accepted and adds the schemas.
+    args: { context: { default: 'view' } },
     async handler(req) {
       const { site } = await run('SiteIndex', undefined, {}, req.ctx);
       const { site_logo, site_icon, site_icon_url, ...description } = site;
@@ -24,7 +24,7 @@ export function discoveryRoutes(o: DiscoveryOptions, run: Runner): RouteEntry[] 
           ...description,
           namespaces: o.namespaces,
           authentication: { 'application-passwords': { endpoints: { authorization: o.authorizationUrl } } },
-          routes: routesObject(o.table(), req.root),
+          routes: routesObject(o.table(), req.root, undefined, req.params.context === 'help'),
           site_logo, site_icon, site_icon_url,
           _links: {
             help: [{ href: 'https://developer.wordpress.org/rest-api/' }],
@@ -39,11 +39,11 @@ export function discoveryRoutes(o: DiscoveryOptions, run: Runner): RouteEntry[] 
     pattern: `/${namespace}`,
     endpoints: [{
       methods: ['GET'], permission: 'public',
-      args: { namespace: { type: 'string', default: namespace }, context: contextArg() },
+      args: { namespace: { default: namespace }, context: { default: 'view' } },
       async handler(req) {
         return {
           status: 200,
-          body: { namespace, routes: routesObject(o.table(), req.root, namespace), _links: { up: [{ href: req.root }] } },
+          body: { namespace, routes: routesObject(o.table(), req.root, namespace, req.params.context === 'help'), _links: { up: [{ href: req.root }] } },
         };
       },
     }],

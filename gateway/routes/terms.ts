@@ -4,8 +4,13 @@ import type { Runner } from '../execute.js';
 import type { RestContext } from '../operations.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
+import type { Resource } from '../../src/resources/define.js';
+import { CategoryResource, TagResource } from '../../src/resources/terms.js';
+import { Order, TermOrderBy } from '../../src/resources/enums.js';
+import { itemSchema } from '../../src/resources/json-schema.js';
+import { inputOf, writeArgs as resourceWriteArgs } from '../resources.js';
 
-interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; hierarchical: boolean }
+interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; hierarchical: boolean; resource: Resource }
 
 function collectionArgs(t: TaxonomyRoute): Record<string, ArgDef> {
   const args: Record<string, ArgDef> = {
@@ -18,24 +23,13 @@ function collectionArgs(t: TaxonomyRoute): Record<string, ArgDef> {
   };
   if (!t.hierarchical) args.offset = { description: 'Offset the result set by a specific number of items.', type: 'integer' };
   Object.assign(args, {
-    order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'asc', enum: ['asc', 'desc'] },
-    orderby: { description: 'Sort collection by term attribute.', type: 'string', default: 'name', enum: ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] },
+    order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'asc', enum: [...Order.values] },
+    orderby: { description: 'Sort collection by term attribute.', type: 'string', default: 'name', enum: [...TermOrderBy.values] },
     hide_empty: { description: 'Whether to hide terms not assigned to any posts.', type: 'boolean', default: false },
   });
   if (t.hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
   args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer', default: null };
   args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'array', items: { type: 'string' } };
-  return args;
-}
-
-function writeArgs(t: TaxonomyRoute, create: boolean): Record<string, ArgDef> {
-  const args: Record<string, ArgDef> = {
-    description: { description: 'HTML description of the term.', type: 'string' },
-    name: { description: 'HTML title for the term.', type: 'string', ...(create ? { required: true } : {}) },
-    slug: { description: 'An alphanumeric identifier for the term unique to its type.', type: 'string' },
-  };
-  if (t.hierarchical) args.parent = { description: 'The parent term ID.', type: 'integer' };
-  args.meta = { description: 'Meta fields.', type: 'object', properties: {} };
   return args;
 }
 
@@ -57,11 +51,9 @@ function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, a
 
 function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
   const ctxOf = (p: Params) => (p.context as RestContext) ?? 'view';
-  const input = (p: Params) => {
-    const out: Record<string, unknown> = {};
-    for (const [rest, gql] of [['name', 'name'], ['slug', 'slug'], ['description', 'description'], ['parent', 'parent']] as const) if (p[rest] !== undefined) out[gql] = p[rest];
-    return out;
-  };
+  const input = (p: Params) => inputOf(t.resource, p);
+  const writeArgs = (create: boolean) => resourceWriteArgs(t.resource, { create });
+  const schema = () => itemSchema(t.resource);
   const manage: Endpoint['permission'] = 'manage_categories';
   const list: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.list}List`, args: collectionArgs(t),
@@ -70,7 +62,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
       const context = ctxOf(p);
       const data = await run(`${t.list}List`, context, {
         filter: { search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, parent: p.parent, post: p.post ?? undefined, hideEmpty: p.hide_empty },
-        context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby, withTotal: !req.embedded,
+        context, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: TermOrderBy.nameOf(String(p.orderby)), withTotal: !req.embedded,
       }, req.ctx);
       const { total, totalPages, nodes } = data[t.list[0].toLowerCase() + t.list.slice(1)];
       return {
@@ -80,7 +72,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
     },
   };
   const create: Endpoint = {
-    methods: ['POST'], allowBatch: true, permission: manage, operation: `${t.op}Create`, args: writeArgs(t, true),
+    methods: ['POST'], allowBatch: true, permission: manage, operation: `${t.op}Create`, args: writeArgs(true),
     async handler(req) {
       const data = await run(`${t.op}Create`, 'edit', { input: input(req.params) }, req.ctx);
       const item = data[`create${t.op}`];
@@ -95,7 +87,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
     },
   };
   const update: Endpoint = {
-    methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: manage, operation: `${t.op}Update`, args: { id: idArg, ...writeArgs(t, false) },
+    methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: manage, operation: `${t.op}Update`, args: { id: idArg, ...writeArgs(false) },
     async handler(req) {
       const data = await run(`${t.op}Update`, 'edit', { id: Number(req.params.id), input: input(req.params) }, req.ctx);
       return { status: 200, body: termLinks(req, t, data[`update${t.op}`]) };
@@ -111,14 +103,14 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
     },
   };
   return [
-    { namespace: 'core/v2', pattern: `/core/v2/${t.base}`, endpoints: [list, create] },
-    { namespace: 'core/v2', pattern: `/core/v2/${t.base}/(?P<id>[\\d]+)`, endpoints: [get, update, remove] },
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}`, endpoints: [list, create], schema },
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}/(?P<id>[\\d]+)`, endpoints: [get, update, remove], schema },
   ];
 }
 
 export function termRoutes(run: Runner): RouteEntry[] {
   return [
-    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true }, run),
-    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false }, run),
+    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true, resource: CategoryResource }, run),
+    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false, resource: TagResource }, run),
   ];
 }

@@ -84,6 +84,12 @@ export interface FieldDef {
   readonly?: boolean;
   /** Writable but not stored as given here: the field is in the input, never in the output. */
   writeOnly?: boolean;
+  /** In the REST arguments but not in the GraphQL input (accepted and ignored, as term meta). */
+  graphqlInput?: false;
+  /** Contexts whose selections carry `linkData` (default: every context). */
+  linkContexts?: RestContext[];
+  /** The sub-selection REST runs for an object field, when its schema properties are not GraphQL fields. */
+  selection?: string;
   /** Must be given on create. */
   required?: boolean;
   /** REST default on create (WordPress puts it in the create arguments). */

@@ -1,5 +1,6 @@
 // Every resource definition, for what is derived from all of them at once (operations, schemas).
 import type { ResourceDef } from './define.js';
 import { PageResource, PostResource } from './content.js';
+import { CategoryResource, TagResource } from './terms.js';
 
-export const RESOURCES: ResourceDef[] = [PostResource, PageResource];
+export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource];

@@ -48,6 +48,7 @@ export function fieldSchema(f: FieldDef): JsonSchema {
     ...typeSchema(f),
     ...(f.schema ?? {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
+    ...(f.required ? { required: true } : {}),
     context: f.contexts ?? [],
     ...(f.readonly ? { readonly: true } : {}),
   };

@@ -91,7 +91,7 @@ export function resourceInput(r: ResourceDef, o: { name?: string; description?: 
     fields: (t: AnyRef) => {
       const fields: Record<string, unknown> = {};
       for (const [name, f] of Object.entries(r.fields)) {
-        if (f.readonly || f.rest === false) continue;
+        if (f.readonly || f.rest === false || f.graphqlInput === false) continue;
         fields[name] = t.field({ type: graphqlTypeOf(f, true, builder), required: false, description: f.graphqlDescription ?? f.description });
       }
       return fields;

@@ -4,37 +4,22 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
+import { CategoryResource, TagResource } from '../../resources/terms.js';
+import { Order, TermOrderBy } from '../../resources/enums.js';
+import type { Resource } from '../../resources/define.js';
+import { enumRef, resourceFields, resourceInput } from '../resource-types.js';
 import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const termFields = (t: any, taxonomy: Taxonomy) => ({
-  id: t.exposeInt('id', { description: 'Unique identifier.' }),
-  count: t.exposeInt('count', { description: 'Published posts carrying the term.' }),
-  description: t.exposeString('description', { description: 'HTML description.' }),
-  link: t.field({
-    type: 'URL', description: 'Archive URL of the term.',
-    resolve: async (term: Term, _a: unknown, ctx: Context) => {
-      const home = (await ctx.site()).home;
-      const path = taxonomy === 'category' ? [...(await termAncestorSlugs(ctx, term.parentId)), term.slug].join('/') : term.slug;
-      return `${home}/${taxonomy === 'category' ? 'category' : 'tag'}/${path}/`;
-    },
-  }),
-  name: t.exposeString('name', { description: 'Display name.' }),
-  slug: t.exposeString('slug', { description: 'URL-safe name, unique in the taxonomy.' }),
-  taxonomy: t.exposeString('taxonomy', { description: `Always "${taxonomy}".` }),
-  meta: t.field({ type: 'JSON', description: 'Registered meta values (none are registered: an empty list).', resolve: () => [] }),
-});
 
 export const CategoryRef = builder.prismaObject('Term', {
   variant: 'Category',
-  description: 'A post category; categories form a tree.',
-  fields: (t) => ({ ...termFields(t, 'category'), parent: t.exposeInt('parentId', { description: 'Parent category id; 0 for none.' }) }),
+  description: CategoryResource.description,
+  fields: (t) => resourceFields(t, CategoryResource) as never,
 });
 
 export const TagRef = builder.prismaObject('Term', {
   variant: 'Tag',
-  description: 'A post tag.',
-  fields: (t) => termFields(t, 'post_tag'),
+  description: TagResource.description,
+  fields: (t) => resourceFields(t, TagResource) as never,
 });
 
 const TermListFilter = builder.inputType('TermListFilter', {
@@ -50,20 +35,11 @@ const TermListFilter = builder.inputType('TermListFilter', {
   }),
 });
 
-const TermInputType = builder.inputType('TermInput', {
-  description: 'Writable fields of a term.',
-  fields: (t) => ({
-    name: t.string({ required: false, description: 'Display name (required on create).' }),
-    slug: t.string({ required: false, description: 'URL-safe name; made unique.' }),
-    description: t.string({ required: false, description: 'HTML description.' }),
-    parent: t.int({ required: false, description: 'Categories: parent category id; 0 for none.' }),
-  }),
-});
-
 interface ListShape { where: PrismaNS.TermWhereInput; orderBy: PrismaNS.TermOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; filter: TermFilter }
 
-function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef) {
+function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: Resource) {
   const lower = name.toLowerCase();
+  const TermInputType = resourceInput(resource, { description: `Writable fields of a ${lower}; name is required on create.` });
   const List = builder.objectRef<ListShape>(`${name}List`).implement({
     description: `One page of ${plural} with the totals of the whole filtered list.`,
     fields: (t) => ({
@@ -112,8 +88,8 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
         page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
         perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
         offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
-        order: t.arg.string({ required: false, defaultValue: 'asc', description: 'asc or desc.' }),
-        orderby: t.arg.string({ required: false, defaultValue: 'name', description: 'id, include, name, slug, include_slugs, term_group, description or count.' }),
+        order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'asc', description: 'Order sort attribute ascending or descending.' }),
+        orderby: t.arg({ type: enumRef(TermOrderBy), required: false, defaultValue: 'name', description: 'Sort collection by term attribute.' }),
         context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit.' }),
       },
       resolve: async (_r, args, ctx) => {
@@ -177,5 +153,5 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
   }));
 }
 
-defineTaxonomy('category', 'Category', 'categories', CategoryRef);
-defineTaxonomy('post_tag', 'Tag', 'tags', TagRef);
+defineTaxonomy('category', 'Category', 'categories', CategoryRef, CategoryResource);
+defineTaxonomy('post_tag', 'Tag', 'tags', TagRef, TagResource);
