@@ -42,7 +42,7 @@ export async function authenticateBasic(db: Db, authorization: string | undefine
 /**
  * Sets last_used / last_ip when the stored use is older than a day, so a busy client costs one
  * write a day, not one per request. The condition is repeated in the update, so concurrent
- * requests write once. Not announced as a content change: cached anonymous answers don't show it.
+ * requests write once. Like any write it retires the response cache, at most once a day per password.
  */
 async function recordUsage(db: Db, id: number, lastUsed: Date | null, ip: string | undefined): Promise<void> {
   const now = Date.now();
