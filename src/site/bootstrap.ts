@@ -30,7 +30,6 @@ export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<Bootst
     if (!o.followSiteUrl) return { created: false };
     await setOption(prisma, 'siteurl', o.siteUrl);
     await setOption(prisma, 'home', o.siteUrl);
-    db.changed();
     return { created: false };
   }
   const siteKey = randomBytes(32).toString('hex');
@@ -54,6 +53,5 @@ export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<Bootst
       data: { uuid: randomUUID(), userId: admin.id, name: 'first start', hash: hashApplicationPassword(siteKey, applicationPassword) },
     });
   });
-  db.changed();
   return { created: true, admin: { login: o.adminUser, password, applicationPassword, generatedPassword: !o.adminPassword } };
 }

@@ -85,7 +85,6 @@ export async function issueApplicationPassword(ctx: Context, userId: number, inp
     data: { uuid: randomUUID(), userId, name, appId: input.appId ?? '', hash: hashApplicationPassword(siteKey, password) },
     select: SELECT,
   });
-  ctx.db.changed();
   return { ...row, password };
 }
 
@@ -95,7 +94,6 @@ export async function renameApplicationPassword(ctx: Context, userId: number, uu
   if (clean && clean !== row.name) {
     await checkNameFree(ctx, userId, clean, uuid);
     await ctx.prisma.appPassword.updateMany({ where: { userId, uuid }, data: { name: clean } });
-    ctx.db.changed();
     return { ...row, name: clean };
   }
   return row;
@@ -104,12 +102,10 @@ export async function renameApplicationPassword(ctx: Context, userId: number, uu
 export async function revokeApplicationPassword(ctx: Context, userId: number, uuid: string): Promise<AppPasswordRecord> {
   const row = await findApplicationPassword(ctx, userId, uuid);
   await ctx.prisma.appPassword.deleteMany({ where: { userId, uuid } });
-  ctx.db.changed();
   return row;
 }
 
 export async function revokeAllApplicationPasswords(ctx: Context, userId: number): Promise<number> {
   const { count } = await ctx.prisma.appPassword.deleteMany({ where: { userId } });
-  ctx.db.changed();
   return count;
 }

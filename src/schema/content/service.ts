@@ -551,7 +551,6 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     }
     return savedId;
   });
-  ctx.db.changed();
   return id2;
 }
 
@@ -573,7 +572,6 @@ export async function trashContent(ctx: Context, row: { id: number; status: stri
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
     await refreshTermCounts(tx, terms.map((t) => t.termId));
   });
-  ctx.db.changed();
 }
 
 export async function deleteContent(ctx: Context, id: number): Promise<void> {
@@ -585,7 +583,6 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
     await refreshTermCounts(tx, terms.map((t) => t.termId));
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
   });
-  ctx.db.changed();
 }
 
 function stampModified(site: SiteSettings) {

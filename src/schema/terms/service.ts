@@ -107,7 +107,6 @@ export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | nu
     if (existing) return (await tx.term.update({ where: { id: existing.id }, data })).id;
     return (await tx.term.create({ data: { taxonomy, ...data } })).id;
   });
-  ctx.db.changed();
   return savedId;
 }
 
@@ -138,7 +137,6 @@ export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): 
       }
     }
   });
-  ctx.db.changed();
 }
 
 /** Slugs of a category's ancestors, nearest last. */

@@ -229,7 +229,6 @@ export async function createUserRecord(ctx: Context, input: UserInput): Promise<
     },
     select: { id: true },
   });
-  ctx.db.changed();
   return user.id;
 }
 
@@ -268,7 +267,6 @@ export async function updateUserRecord(ctx: Context, id: number, input: UserInpu
   if (input.nickname != null) data.nickname = input.nickname === user.login ? '' : input.nickname;
   if (Object.keys(data).length) {
     await ctx.prisma.user.update({ where: { id: user.id }, data });
-    ctx.db.changed();
   }
   return user.id;
 }
@@ -310,5 +308,4 @@ export async function deleteUserRecord(ctx: Context, id: number, reassign: numbe
     }
     await tx.user.delete({ where: { id } });
   });
-  ctx.db.changed();
 }
