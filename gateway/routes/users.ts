@@ -7,6 +7,12 @@ import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
 import { contextArg, pagingArgs } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
+import { ApplicationPasswordResource, UserResource } from '../../src/resources/users.js';
+import { Order, UserOrderBy, UserWho } from '../../src/resources/enums.js';
+import { itemSchema } from '../../src/resources/json-schema.js';
+import { inputOf, writeArgs as resourceWriteArgs } from '../resources.js';
+
+const userSchema = () => itemSchema(UserResource);
 
 // ---------------------------------------------------------------- arguments, in WordPress's order
 
@@ -16,15 +22,15 @@ export function userCollectionArgs(): Record<string, ArgDef> {
     exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
     include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
     offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' },
-    order: { default: 'asc', description: 'Order sort attribute ascending or descending.', enum: ['asc', 'desc'], type: 'string' },
+    order: { default: 'asc', description: 'Order sort attribute ascending or descending.', enum: [...Order.values], type: 'string' },
     orderby: {
       default: 'name', description: 'Sort collection by user attribute.',
-      enum: ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'], type: 'string',
+      enum: [...UserOrderBy.values], type: 'string',
     },
     slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
     roles: { description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.', type: 'array', items: { type: 'string' } },
     capabilities: { description: 'Limit result set to users matching at least one specific capability provided. Accepts csv list or single capability.', type: 'array', items: { type: 'string' } },
-    who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] },
+    who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: [...UserWho.values] },
     has_published_posts: {
       description: 'Limit result set to users who have published posts.',
       type: ['boolean', 'array'], items: { type: 'string', enum: ['post', 'page', 'attachment'] },
@@ -32,25 +38,8 @@ export function userCollectionArgs(): Record<string, ArgDef> {
   };
 }
 
-/** Writable user fields; `create` adds WordPress's required flags. */
-export function userWriteArgs(create: boolean): Record<string, ArgDef> {
-  const required = create ? { required: true } : {};
-  return {
-    username: { description: 'Login name for the user.', type: 'string', ...required },
-    name: { description: 'Display name for the user.', type: 'string' },
-    first_name: { description: 'First name for the user.', type: 'string' },
-    last_name: { description: 'Last name for the user.', type: 'string' },
-    email: { description: 'The email address for the user.', type: 'string', format: 'email', ...required },
-    url: { description: 'URL of the user.', type: 'string', format: 'uri' },
-    description: { description: 'Description of the user.', type: 'string' },
-    locale: { description: 'Locale for the user.', type: 'string', enum: ['', 'en_US'] },
-    nickname: { description: 'The nickname for the user.', type: 'string' },
-    slug: { description: 'An alphanumeric identifier for the user.', type: 'string' },
-    roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } },
-    password: { description: 'Password for the user (never included).', type: 'string', ...required },
-    meta: { description: 'Meta fields.', type: 'object', properties: {} },
-  };
-}
+/** Writable user fields, from the user definition; `create` adds WordPress's required flags. */
+export const userWriteArgs = (create: boolean) => resourceWriteArgs(UserResource, { create });
 
 export const userIdArg: ArgDef = { description: 'Unique identifier for the user.', type: 'integer' };
 
@@ -59,13 +48,6 @@ export function userDeleteArgs(): Record<string, ArgDef> {
     force: { type: 'boolean', default: false, description: 'Required to be true, as users do not support trashing.' },
     // WordPress validates this with its own sanitize callback (false, '' or a number), not the schema.
     reassign: { type: 'integer', description: "Reassign the deleted user's posts and links to this user ID.", required: true, skipValidation: true },
-  };
-}
-
-export function appPasswordWriteArgs(create: boolean): Record<string, ArgDef> {
-  return {
-    app_id: { description: 'A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.', type: 'string', format: 'uuid' },
-    name: { description: 'The name of the application password.', type: 'string', minLength: 1, pattern: '.*\\S.*', ...(create ? { required: true } : {}) },
   };
 }
 
@@ -92,7 +74,6 @@ export function shapeUser(root: string, item: Item, context: string): Item {
     if (key === '_can_edit' || key === '_can_delete') continue;
     out[key] = key === 'avatar_urls' ? Object.fromEntries((value as { size: number; url: string }[]).map((a) => [String(a.size), a.url])) : value;
   }
-  if (context !== 'embed') out.meta = [];
   out._links = {
     self: [{ href: `${root}core/v2/users/${item.id}`, ...(item._can_edit !== undefined ? { targetHints: { allow: userAllow(item) } } : {}) }],
     collection: [{ href: `${root}core/v2/users` }],
@@ -114,14 +95,7 @@ function reassignParam(value: unknown): number | null {
   });
 }
 
-function userInput(p: Params): Record<string, unknown> {
-  const input: Record<string, unknown> = {
-    username: p.username, name: p.name, firstName: p.first_name, lastName: p.last_name, email: p.email, url: p.url,
-    description: p.description, locale: p.locale, nickname: p.nickname, slug: p.slug, roles: p.roles, password: p.password,
-  };
-  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
-  return input;
-}
+const userInput = (p: Params) => inputOf(UserResource, p);
 
 export function userRoutes(run: Runner): RouteEntry[] {
   const itemResult = (req: GatewayRequest, item: Item, status: number, context: string): RouteResult => ({
@@ -137,11 +111,11 @@ export function userRoutes(run: Runner): RouteEntry[] {
       const published = p.has_published_posts;
       const filter = {
         search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, roles: p.roles,
-        capabilities: p.capabilities, who: p.who,
+        capabilities: p.capabilities, who: p.who === undefined ? undefined : UserWho.nameOf(String(p.who)),
         hasPublishedPosts: published === true ? ['post', 'page'] : Array.isArray(published) ? published : undefined,
       };
       const data = await run('UsersList', context, {
-        filter, context, page: p.page, perPage: p.per_page, offset: p.offset, order: p.order, orderby: p.orderby, withTotal: true,
+        filter, context, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: UserOrderBy.nameOf(String(p.orderby)), withTotal: true,
       }, req.ctx);
       const { total, totalPages, nodes } = data.users;
       return {
@@ -194,9 +168,9 @@ export function userRoutes(run: Runner): RouteEntry[] {
   });
 
   return [
-    { namespace: 'core/v2', pattern: '/core/v2/users', endpoints: [list, create] },
-    { namespace: 'core/v2', pattern: '/core/v2/users/(?P<id>[\\d]+)', endpoints: [get(false), update(false), remove(false)] },
-    { namespace: 'core/v2', pattern: '/core/v2/users/me', endpoints: [get(true), update(true), remove(true)] },
+    { namespace: 'core/v2', pattern: '/core/v2/users', endpoints: [list, create], schema: userSchema },
+    { namespace: 'core/v2', pattern: '/core/v2/users/(?P<id>[\\d]+)', endpoints: [get(false), update(false), remove(false)], schema: userSchema },
+    { namespace: 'core/v2', pattern: '/core/v2/users/me', endpoints: [get(true), update(true), remove(true)], schema: userSchema },
   ];
 }
 
@@ -210,12 +184,9 @@ function shapeAppPassword(root: string, item: Item): Item {
 export function applicationPasswordRoutes(run: Runner): RouteEntry[] {
   const base = '/core/v2/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
   const userId = (req: GatewayRequest) => userIdParam(req.pathParams.user_id);
-  const input = (p: Params) => {
-    const out: Record<string, unknown> = {};
-    if (p.name !== undefined) out.name = p.name;
-    if (p.app_id !== undefined) out.appId = p.app_id;
-    return out;
-  };
+  const input = (p: Params) => inputOf(ApplicationPasswordResource, p);
+  const appPasswordWriteArgs = (create: boolean) => resourceWriteArgs(ApplicationPasswordResource, { create });
+  const schema = () => itemSchema(ApplicationPasswordResource);
 
   const list: Endpoint = {
     methods: ['GET'], permission: 'read', operation: 'ApplicationPasswordsList', args: viewContext(),
@@ -270,9 +241,9 @@ export function applicationPasswordRoutes(run: Runner): RouteEntry[] {
   };
 
   return [
-    { namespace: 'core/v2', pattern: base, endpoints: [list, create, removeAll] },
+    { namespace: 'core/v2', pattern: base, endpoints: [list, create, removeAll], schema },
     // Registered before the uuid route, as WordPress does: `introspect` would match [\w\-]+ too.
-    { namespace: 'core/v2', pattern: `${base}/introspect`, endpoints: [introspect] },
-    { namespace: 'core/v2', pattern: `${base}/(?P<uuid>[\\w\\-]+)`, endpoints: [get, update, remove] },
+    { namespace: 'core/v2', pattern: `${base}/introspect`, endpoints: [introspect], schema },
+    { namespace: 'core/v2', pattern: `${base}/(?P<uuid>[\\w\\-]+)`, endpoints: [get, update, remove], schema },
   ];
 }

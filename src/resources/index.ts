@@ -2,5 +2,6 @@
 import type { ResourceDef } from './define.js';
 import { PageResource, PostResource } from './content.js';
 import { CategoryResource, TagResource } from './terms.js';
+import { ApplicationPasswordResource, UserResource } from './users.js';
 
-export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource];
+export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource, UserResource, ApplicationPasswordResource];

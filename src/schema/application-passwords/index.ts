@@ -1,18 +1,14 @@
 // Application-password queries and mutations. `userId` omitted means the signed-in caller ("me").
 import { builder } from '../builder.js';
+import { ApplicationPasswordResource } from '../../resources/users.js';
+import { resourceInput } from '../resource-types.js';
 import { ApplicationPasswordDeleteResult, ApplicationPasswordRef, ApplicationPasswordsDeleteResult } from './types.js';
 import {
   checkOwner, currentApplicationPassword, findApplicationPassword, issueApplicationPassword, listApplicationPasswords,
   renameApplicationPassword, revokeAllApplicationPasswords, revokeApplicationPassword,
 } from './service.js';
 
-const ApplicationPasswordInput = builder.inputType('ApplicationPasswordInput', {
-  description: 'Fields of an application password a client may set.',
-  fields: (t) => ({
-    name: t.string({ required: false, description: 'Name of the application (required on create, unique per user).' }),
-    appId: t.string({ required: false, description: "The application's own UUID (create only)." }),
-  }),
-});
+const ApplicationPasswordInput = resourceInput(ApplicationPasswordResource, { description: 'Fields of an application password a client may set (appId on create only).' });
 
 builder.queryFields((t) => ({
   applicationPasswords: t.field({

@@ -1,20 +1,12 @@
 // GraphQL type of an application password: metadata only; the secret appears once, when issued.
 import { builder } from '../builder.js';
-import { formatWpDate } from '../../content/dates.js';
+import { ApplicationPasswordResource } from '../../resources/users.js';
+import { resourceFields } from '../resource-types.js';
 import type { AppPasswordRecord } from './service.js';
 
 export const ApplicationPasswordRef = builder.objectRef<AppPasswordRecord>('ApplicationPassword').implement({
-  description: 'An application password of a user: a secret for HTTP Basic sign-in by one application.',
-  fields: (t) => ({
-    uuid: t.exposeString('uuid', { description: 'Unique identifier.' }),
-    userId: t.exposeInt('userId', { description: 'Id of the user it belongs to.' }),
-    appId: t.exposeString('appId', { description: "The application's own UUID, as it gave it; empty when none." }),
-    name: t.exposeString('name', { description: 'Name of the application, unique per user.' }),
-    password: t.string({ nullable: true, description: 'The password itself, in groups of four: only in the answer that issued it, null afterwards.', resolve: (p) => p.password ?? null }),
-    created: t.field({ type: 'LocalDateTime', description: 'When it was issued, in UTC.', resolve: (p) => formatWpDate(p.created) }),
-    lastUsed: t.field({ type: 'LocalDateTime', nullable: true, description: 'Last use in UTC, recorded at most once a day; null when never used.', resolve: (p) => (p.lastUsed ? formatWpDate(p.lastUsed) : null) }),
-    lastIp: t.string({ nullable: true, description: 'Client address of the last recorded use; null when never used.', resolve: (p) => p.lastIp ?? null }),
-  }),
+  description: ApplicationPasswordResource.description,
+  fields: (t) => resourceFields(t, ApplicationPasswordResource) as never,
 });
 
 export const ApplicationPasswordDeleteResult = builder.objectRef<{ deleted: boolean; previous: AppPasswordRecord }>('ApplicationPasswordDeleteResult').implement({

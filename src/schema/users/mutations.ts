@@ -3,25 +3,11 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { UserRef } from './types.js';
+import { UserResource } from '../../resources/users.js';
+import { resourceInput } from '../resource-types.js';
 import { checkDeleteUser, createUserRecord, deleteUserRecord, resolveUserId, updateUserRecord, type UserInput as Input } from './service.js';
 
-export const UserInput = builder.inputType('UserInput', {
-  description: 'Writable fields of a user; on create username, email and password are required.',
-  fields: (t) => ({
-    username: t.string({ required: false, description: 'Login name; set on create, never changed.' }),
-    name: t.string({ required: false, description: 'Display name.' }),
-    firstName: t.string({ required: false, description: 'Given name.' }),
-    lastName: t.string({ required: false, description: 'Family name.' }),
-    email: t.string({ required: false, description: 'E-mail address, unique.' }),
-    url: t.string({ required: false, description: 'Website address.' }),
-    description: t.string({ required: false, description: 'Biographical text.' }),
-    locale: t.string({ required: false, description: 'Locale (en_US for the site default).' }),
-    nickname: t.string({ required: false, description: 'Nickname.' }),
-    slug: t.string({ required: false, description: 'URL-safe name, unique.' }),
-    roles: t.stringList({ required: false, description: 'The role to hold (one); needs promote_users.' }),
-    password: t.string({ required: false, description: 'New login password (never returned).' }),
-  }),
-});
+export const UserInput = resourceInput(UserResource, { description: 'Writable fields of a user; on create username, email and password are required.' });
 
 interface DeleteResult { deleted: boolean; previous: unknown }
 

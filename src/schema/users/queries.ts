@@ -3,6 +3,8 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
+import { enumRef } from '../resource-types.js';
+import { Order, UserOrderBy, UserWho } from '../../resources/enums.js';
 import {
   checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, userListOrder, userListWhere,
   type UserListFilter as Filter, type UserListPaging,
@@ -17,7 +19,7 @@ export const UserListFilter = builder.inputType('UserListFilter', {
     slug: t.stringList({ required: false, description: 'Only users with one of these slugs.' }),
     roles: t.stringList({ required: false, description: 'Only users holding one of these roles (needs list_users).' }),
     capabilities: t.stringList({ required: false, description: 'Only users holding every one of these capabilities (needs list_users).' }),
-    who: t.string({ required: false, description: '"authors": only users who can author content (needs the right to edit posts or pages).' }),
+    who: t.field({ type: enumRef(UserWho), required: false, description: 'AUTHORS: only users who can author content (needs the right to edit posts or pages).' }),
     hasPublishedPosts: t.stringList({ required: false, description: 'Only users with published content of these types. Callers who may not list users always get this filter, for posts and pages.' }),
   }),
 });
@@ -79,12 +81,12 @@ builder.queryFields((t) => ({
       page: t.arg.int({ required: false, defaultValue: 1 }),
       perPage: t.arg.int({ required: false, defaultValue: 10 }),
       offset: t.arg.int({ required: false }),
-      order: t.arg.string({ required: false, defaultValue: 'asc', description: 'asc or desc.' }),
-      orderby: t.arg.string({ required: false, defaultValue: 'name', description: 'id, include, name, registered_date, slug, include_slugs, email or url.' }),
+      order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'asc', description: 'Order sort attribute ascending or descending.' }),
+      orderby: t.arg({ type: enumRef(UserOrderBy), required: false, defaultValue: 'name', description: 'Sort collection by user attribute.' }),
     },
     resolve: async (_root, args, ctx) => {
       const filter = (args.filter ?? {}) as Filter;
-      const orderby = args.orderby ?? 'name';
+      const orderby = (args.orderby as string) ?? 'name';
       checkUserListAccess(ctx, filter, args.context ?? 'view', orderby);
       const page = args.page ?? 1;
       const perPage = args.perPage ?? 10;
