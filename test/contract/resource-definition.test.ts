@@ -33,7 +33,7 @@ function gadget(extra: Record<string, FieldDef> = {}) {
 const withShade = gadget({ shadeOfGrey: { kind: 'enum', enum: Shade, description: 'The shade of the gadget.', contexts: VIEW_EDIT, column: 'shade' } });
 
 function graphqlFor(resource: ReturnType<typeof gadget>) {
-  const builder = new SchemaBuilder<{ Context: object }>({});
+  const builder = new SchemaBuilder<{ Context: object }>({} as never);
   const Gadget = builder.objectRef<Record<string, unknown>>('Gadget').implement({ description: resource.description, fields: (t) => resourceFields(t, resource, builder) as never });
   const Input = resourceInput(resource, {}, builder);
   builder.queryType({ fields: (t) => ({ gadget: t.field({ type: Gadget, resolve: () => ({ id: 7, label: 'box', shade: 'dark-ish' }) }) }) });
