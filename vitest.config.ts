@@ -11,6 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/matchers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -86,8 +86,3 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     async close() { await db.close(); await drop(); },
   };
 }
-
-/** Expects a WordPress error with this status and code. */
-export function isWpError(res: { status: number; body: any }, status: number, code: string): boolean {
-  return res.status === status && res.body?.code === code && res.body?.data?.status === status;
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, type TestSite, type TestUser } from '../helpers/app.js';
+import { createTestSite, API, type TestSite, type TestUser } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
@@ -30,14 +30,14 @@ describe('ApplicationPasswordCreate', () => {
   });
 
   it('refuses empty and duplicate names and a bad app_id', async () => {
-    expect(isWpError(await site.req('POST', base('me'), { as: 'editor', json: {} }), 400, 'rest_missing_callback_param')).toBe(true);
+    expect(await site.req('POST', base('me'), { as: 'editor', json: {} })).toBeWpError(400, 'rest_missing_callback_param');
     const blank = await site.req('POST', base('me'), { as: 'editor', json: { name: '   ' } });
-    expect(isWpError(blank, 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await site.req('POST', base('me'), { as: 'editor', json: { name: '<b></b>' } }), 400, 'application_password_empty_name')).toBe(true);
+    expect(blank).toBeWpError(400, 'rest_invalid_param');
+    expect(await site.req('POST', base('me'), { as: 'editor', json: { name: '<b></b>' } })).toBeWpError(400, 'application_password_empty_name');
     expect((await site.req('POST', base('me'), { as: 'editor', json: { name: 'Twice' } })).status).toBe(201);
-    expect(isWpError(await site.req('POST', base('me'), { as: 'editor', json: { name: 'Twice' } }), 409, 'application_password_duplicate_name')).toBe(true);
+    expect(await site.req('POST', base('me'), { as: 'editor', json: { name: 'Twice' } })).toBeWpError(409, 'application_password_duplicate_name');
     const badId = await site.req('POST', base('me'), { as: 'editor', json: { name: 'x', app_id: 'not-a-uuid' } });
-    expect(isWpError(badId, 400, 'rest_invalid_param')).toBe(true);
+    expect(badId).toBeWpError(400, 'rest_invalid_param');
     expect(badId.body.data.details.app_id.code).toBe('rest_invalid_uuid');
   });
 });
@@ -47,20 +47,20 @@ describe('who may manage application passwords', () => {
     const other = base(site.users.contributor.id);
     expect((await site.req('GET', other, { as: 'administrator' })).status).toBe(200);
     expect((await site.req('GET', other, { as: 'contributor' })).status).toBe(200);
-    expect(isWpError(await site.req('GET', other, { as: 'editor' }), 403, 'rest_cannot_list_application_passwords')).toBe(true);
-    expect(isWpError(await site.req('GET', other), 401, 'rest_cannot_list_application_passwords')).toBe(true);
-    expect(isWpError(await site.req('POST', other, { as: 'editor', json: { name: 'x' } }), 403, 'rest_cannot_create_application_passwords')).toBe(true);
-    expect(isWpError(await site.req('DELETE', other, { as: 'author' }), 403, 'rest_cannot_delete_application_passwords')).toBe(true);
-    expect(isWpError(await site.req('GET', base(99999), { as: 'administrator' }), 404, 'rest_user_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('GET', base('me')), 401, 'rest_not_logged_in')).toBe(true);
+    expect(await site.req('GET', other, { as: 'editor' })).toBeWpError(403, 'rest_cannot_list_application_passwords');
+    expect(await site.req('GET', other)).toBeWpError(401, 'rest_cannot_list_application_passwords');
+    expect(await site.req('POST', other, { as: 'editor', json: { name: 'x' } })).toBeWpError(403, 'rest_cannot_create_application_passwords');
+    expect(await site.req('DELETE', other, { as: 'author' })).toBeWpError(403, 'rest_cannot_delete_application_passwords');
+    expect(await site.req('GET', base(99999), { as: 'administrator' })).toBeWpError(404, 'rest_user_invalid_id');
+    expect(await site.req('GET', base('me'))).toBeWpError(401, 'rest_not_logged_in');
 
     const made = await site.req('POST', other, { as: 'administrator', json: { name: 'Made by admin' } });
     expect(made.status).toBe(201);
     const item = `${other}/${made.body.uuid}`;
-    expect(isWpError(await site.req('GET', item, { as: 'subscriber' }), 403, 'rest_cannot_read_application_password')).toBe(true);
-    expect(isWpError(await site.req('POST', item, { as: 'subscriber', json: { name: 'y' } }), 403, 'rest_cannot_edit_application_password')).toBe(true);
-    expect(isWpError(await site.req('DELETE', item, { as: 'subscriber' }), 403, 'rest_cannot_delete_application_password')).toBe(true);
-    expect(isWpError(await site.req('GET', `${other}/00000000-0000-0000-0000-000000000000`, { as: 'administrator' }), 404, 'rest_application_password_not_found')).toBe(true);
+    expect(await site.req('GET', item, { as: 'subscriber' })).toBeWpError(403, 'rest_cannot_read_application_password');
+    expect(await site.req('POST', item, { as: 'subscriber', json: { name: 'y' } })).toBeWpError(403, 'rest_cannot_edit_application_password');
+    expect(await site.req('DELETE', item, { as: 'subscriber' })).toBeWpError(403, 'rest_cannot_delete_application_password');
+    expect(await site.req('GET', `${other}/00000000-0000-0000-0000-000000000000`, { as: 'administrator' })).toBeWpError(404, 'rest_application_password_not_found');
   });
 });
 
@@ -76,14 +76,14 @@ describe('ApplicationPasswordUpdate, Delete', () => {
     const gone = await site.req('DELETE', item, { as: 'subscriber' });
     expect(gone.status).toBe(200);
     expect(gone.body).toMatchObject({ deleted: true, previous: { uuid: made.body.uuid, name: 'New name' } });
-    expect(isWpError(await site.req('GET', item, { as: 'subscriber' }), 404, 'rest_application_password_not_found')).toBe(true);
+    expect(await site.req('GET', item, { as: 'subscriber' })).toBeWpError(404, 'rest_application_password_not_found');
 
     await site.req('POST', base('me'), { as: 'subscriber', json: { name: 'Another' } });
     const all = await site.req('DELETE', base(site.users.subscriber.id), { as: 'administrator' });
     expect(all.status).toBe(200);
     expect(all.body).toEqual({ deleted: true, count: 2 });
     // The subscriber's own application password went too.
-    expect(isWpError(await site.req('GET', '/core/v2/users/me', { as: 'subscriber' }), 401, 'incorrect_password')).toBe(true);
+    expect(await site.req('GET', '/core/v2/users/me', { as: 'subscriber' })).toBeWpError(401, 'incorrect_password');
   });
 });
 
@@ -112,8 +112,8 @@ describe('ApplicationPasswordIntrospect and usage recording', () => {
     expect((await site.db.prisma.appPassword.findUniqueOrThrow({ where: { id: row.id } })).lastIp).toBe('unchanged');
     expect(site.db.statements).toBeGreaterThan(statements);
 
-    expect(isWpError(await site.req('GET', `${base(site.users.author.id)}/introspect`, { as: user }), 403, 'rest_cannot_introspect_app_password_for_non_authenticated_user')).toBe(true);
-    expect(isWpError(await site.req('GET', `${base(site.users.author.id)}/introspect`), 401, 'rest_cannot_introspect_app_password_for_non_authenticated_user')).toBe(true);
+    expect(await site.req('GET', `${base(site.users.author.id)}/introspect`, { as: user })).toBeWpError(403, 'rest_cannot_introspect_app_password_for_non_authenticated_user');
+    expect(await site.req('GET', `${base(site.users.author.id)}/introspect`)).toBeWpError(401, 'rest_cannot_introspect_app_password_for_non_authenticated_user');
   });
 
   it('is routed before the uuid route', async () => {

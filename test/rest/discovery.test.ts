@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let postId: number;
@@ -46,7 +46,7 @@ describe('index', () => {
       expect((await b.req('GET', '/')).body.namespaces).toContain('seo/v1');
       expect((await b.req('GET', '/seo/v1')).status).toBe(200);
     } finally { await b.close(); }
-    expect(isWpError(await site.req('GET', '/seo/v1'), 404, 'rest_no_route')).toBe(true);
+    expect(await site.req('GET', '/seo/v1')).toBeWpError(404, 'rest_no_route');
   });
 
   it('serves a namespace index for every namespace', async () => {
@@ -65,9 +65,9 @@ describe('index', () => {
 
 describe('global parameters and headers', () => {
   it('answers unknown routes and wrong methods with rest_no_route 404', async () => {
-    expect(isWpError(await site.req('GET', '/core/v2/nothing'), 404, 'rest_no_route')).toBe(true);
-    expect(isWpError(await site.req('PUT', '/core/v2/posts', { as: 'administrator' }), 404, 'rest_no_route')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/posts/abc'), 404, 'rest_no_route')).toBe(true);
+    expect(await site.req('GET', '/core/v2/nothing')).toBeWpError(404, 'rest_no_route');
+    expect(await site.req('PUT', '/core/v2/posts', { as: 'administrator' })).toBeWpError(404, 'rest_no_route');
+    expect(await site.req('GET', '/core/v2/posts/abc')).toBeWpError(404, 'rest_no_route');
   });
 
   it('serves ?rest_route= and strips trailing slashes', async () => {
@@ -142,7 +142,7 @@ describe('global parameters and headers', () => {
     expect(ok.headers.get('content-type')).toContain('application/javascript');
     expect(ok.text.startsWith('/**/cb.x(')).toBe(true);
     const bad = await site.req('GET', '/core/v2/posts?_jsonp=alert(1)');
-    expect(isWpError(bad, 400, 'rest_callback_invalid')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_callback_invalid');
   });
 });
 
@@ -157,16 +157,16 @@ describe('authentication', () => {
   });
 
   it('refuses bad credentials with 401 even on public routes', async () => {
-    expect(isWpError(await site.req('GET', '/core/v2/posts', { headers: basic('editor1', 'abcd efgh ijkl mnop qrst uvwx') }), 401, 'incorrect_password')).toBe(true);
-    expect(isWpError(await site.req('GET', '/', { headers: basic('nobody', 'abcd') }), 401, 'invalid_username')).toBe(true);
-    expect(isWpError(await site.req('GET', '/', { headers: basic('nobody@example.test', 'abcd') }), 401, 'invalid_email')).toBe(true);
+    expect(await site.req('GET', '/core/v2/posts', { headers: basic('editor1', 'abcd efgh ijkl mnop qrst uvwx') })).toBeWpError(401, 'incorrect_password');
+    expect(await site.req('GET', '/', { headers: basic('nobody', 'abcd') })).toBeWpError(401, 'invalid_username');
+    expect(await site.req('GET', '/', { headers: basic('nobody@example.test', 'abcd') })).toBeWpError(401, 'invalid_email');
     // The account password is not an application password.
-    expect(isWpError(await site.req('GET', '/', { headers: basic('editor1', 'editor1-password') }), 401, 'incorrect_password')).toBe(true);
+    expect(await site.req('GET', '/', { headers: basic('editor1', 'editor1-password') })).toBeWpError(401, 'incorrect_password');
   });
 
   it('ignores other schemes', async () => {
     const res = await site.req('GET', '/core/v2/posts?context=edit', { headers: { authorization: 'Bearer abc' } });
-    expect(isWpError(res, 401, 'rest_forbidden_context')).toBe(true);
+    expect(res).toBeWpError(401, 'rest_forbidden_context');
   });
 });
 
@@ -198,6 +198,6 @@ describe('response cache', () => {
   it('never caches authenticated answers', async () => {
     const draft = await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: 'Not for all' } });
     await site.req('GET', `/core/v2/posts/${draft.body.id}`, { as: 'administrator' });
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${draft.body.id}`), 401, 'rest_forbidden')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${draft.body.id}`)).toBeWpError(401, 'rest_forbidden');
   });
 });

@@ -2,7 +2,7 @@
 // parent of a child page, _fields with _links/_embedded, a constant query count for embedded
 // terms, and the relation names and attributes that clients match byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let apples: any, berries: any, red: any, uncategorized: number;
@@ -247,6 +247,6 @@ describe('_links', () => {
 
   it('answers an embed of an unreadable item with the error, not a leak', async () => {
     // The terms of a readable post are always embeddable; an unknown item is still a 404.
-    expect(isWpError(await get('posts/987654?_embed'), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await get('posts/987654?_embed')).toBeWpError(404, 'rest_post_invalid_id');
   });
 });

@@ -1,7 +1,7 @@
 // Integers beyond GraphQL's 32-bit Int that the REST validator accepts: answered as WordPress
 // answers ids that do not exist, never 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, type TestSite } from '../helpers/app.js';
+import { createTestSite, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let postId: number;
@@ -39,7 +39,7 @@ describe('posts collection with integers beyond 32 bits', () => {
 
   it('a page beyond the last is 400 rest_post_invalid_page_number', async () => {
     const res = await site.req('GET', `/core/v2/posts?page=${HUGE}`);
-    expect(isWpError(res, 400, 'rest_post_invalid_page_number')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_post_invalid_page_number');
   });
 });
 
@@ -52,13 +52,13 @@ describe('items with ids beyond 32 bits are 404', () => {
     ['users', 'rest_user_invalid_id'],
   ])('GET %s/99999999999 is 404 %s', async (base, code) => {
     const res = await site.req('GET', `/core/v2/${base}/99999999999`, { as: 'administrator' });
-    expect(isWpError(res, 404, code)).toBe(true);
+    expect(res).toBeWpError(404, code);
   });
 
   it('updating and deleting a post with such an id is 404 rest_post_invalid_id', async () => {
     const update = await site.req('PATCH', '/core/v2/posts/99999999999', { as: 'administrator', json: { title: 'x' } });
-    expect(isWpError(update, 404, 'rest_post_invalid_id')).toBe(true);
+    expect(update).toBeWpError(404, 'rest_post_invalid_id');
     const remove = await site.req('DELETE', '/core/v2/posts/99999999999?force=true', { as: 'administrator' });
-    expect(isWpError(remove, 404, 'rest_post_invalid_id')).toBe(true);
+    expect(remove).toBeWpError(404, 'rest_post_invalid_id');
   });
 });

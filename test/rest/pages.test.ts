@@ -1,7 +1,7 @@
 // Pages (spec §2.2, §4.6; reference §1.1, §2.3, §4): the post route set under /core/v2/pages with
 // parent and menu_order, links that follow the parent chain, slugs unique per parent, page rights.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
@@ -61,35 +61,35 @@ describe('PageCreate and PageGet', () => {
     expect(child.menu_order).toBe(3);
     expect(child.parent).toBe(parent.id);
     const bad = await create({ title: 'x', menu_order: 'first' });
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(bad.body.data.details.menu_order.code).toBe('rest_invalid_type');
   });
 
   it('applies page rights: editors may create, authors and contributors may not', async () => {
-    expect(isWpError(await site.req('POST', '/core/v2/pages', { json: { title: 'x' } }), 401, 'rest_cannot_create')).toBe(true);
-    expect(isWpError(await create({ title: 'x' }, 'subscriber'), 403, 'rest_cannot_create')).toBe(true);
-    expect(isWpError(await create({ title: 'x' }, 'contributor'), 403, 'rest_cannot_create')).toBe(true);
-    expect(isWpError(await create({ title: 'x' }, 'author'), 403, 'rest_cannot_create')).toBe(true);
+    expect(await site.req('POST', '/core/v2/pages', { json: { title: 'x' } })).toBeWpError(401, 'rest_cannot_create');
+    expect(await create({ title: 'x' }, 'subscriber')).toBeWpError(403, 'rest_cannot_create');
+    expect(await create({ title: 'x' }, 'contributor')).toBeWpError(403, 'rest_cannot_create');
+    expect(await create({ title: 'x' }, 'author')).toBeWpError(403, 'rest_cannot_create');
     expect((await create({ title: 'By the editor', status: 'publish' }, 'editor')).status).toBe(201);
     expect((await create({ title: 'By the administrator', status: 'publish' }, 'administrator')).status).toBe(201);
   });
 
   it('refuses an unknown parent with rest_post_invalid_id 400 and stores nothing', async () => {
     const before = await site.db.prisma.content.count();
-    expect(isWpError(await create({ title: 'Orphan', parent: 987654 }), 400, 'rest_post_invalid_id')).toBe(true);
+    expect(await create({ title: 'Orphan', parent: 987654 })).toBeWpError(400, 'rest_post_invalid_id');
     expect(await site.db.prisma.content.count()).toBe(before);
   });
 
   it('keeps pages and posts apart: a page id under /posts is 404 and vice versa', async () => {
     const p = await page({ title: 'Only a page', status: 'publish' });
     const post = (await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Only a post', status: 'publish' } })).body;
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${p.id}`), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/pages/${post.id}`), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('POST', `/core/v2/posts/${p.id}`, { as: 'editor', json: { title: 'x' } }), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/pages/${post.id}`, { as: 'editor', json: { title: 'x' } }), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/posts/${p.id}`, { as: 'editor' }), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/pages/${post.id}?force=true`, { as: 'editor' }), 404, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/pages/987654'), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${p.id}`)).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('GET', `/core/v2/pages/${post.id}`)).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('POST', `/core/v2/posts/${p.id}`, { as: 'editor', json: { title: 'x' } })).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('PATCH', `/core/v2/pages/${post.id}`, { as: 'editor', json: { title: 'x' } })).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('DELETE', `/core/v2/posts/${p.id}`, { as: 'editor' })).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('DELETE', `/core/v2/pages/${post.id}?force=true`, { as: 'editor' })).toBeWpError(404, 'rest_post_invalid_id');
+    expect(await site.req('GET', '/core/v2/pages/987654')).toBeWpError(404, 'rest_post_invalid_id');
     // Neither list shows the other type.
     expect(idsOf(await list('?per_page=100'))).not.toContain(post.id);
     expect(idsOf(await site.req('GET', '/core/v2/posts?per_page=100'))).not.toContain(p.id);
@@ -97,8 +97,8 @@ describe('PageCreate and PageGet', () => {
 
   it('hides draft pages from those who cannot edit them', async () => {
     const draft = await page({ title: 'Unfinished page' });
-    expect(isWpError(await site.req('GET', `/core/v2/pages/${draft.id}`), 401, 'rest_forbidden')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/pages/${draft.id}`, { as: 'author' }), 403, 'rest_forbidden')).toBe(true);
+    expect(await site.req('GET', `/core/v2/pages/${draft.id}`)).toBeWpError(401, 'rest_forbidden');
+    expect(await site.req('GET', `/core/v2/pages/${draft.id}`, { as: 'author' })).toBeWpError(403, 'rest_forbidden');
     expect((await site.req('GET', `/core/v2/pages/${draft.id}?context=edit`, { as: 'editor' })).body.title.raw).toBe('Unfinished page');
   });
 });
@@ -144,7 +144,7 @@ describe('parents, links and slugs', () => {
 
   it('refuses an unknown parent on update with rest_post_invalid_id 400', async () => {
     const res = await site.req('PATCH', `/core/v2/pages/${team.id}`, { as: 'editor', json: { parent: 987654 } });
-    expect(isWpError(res, 400, 'rest_post_invalid_id')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_post_invalid_id');
     expect((await site.req('GET', `/core/v2/pages/${team.id}`)).body.parent).toBe(about.id);
   });
 
@@ -183,11 +183,11 @@ describe('PageUpdate and PageDelete', () => {
 
   it('applies edit and delete rights on pages', async () => {
     const p = await page({ title: 'Guarded', status: 'publish' }, 'editor');
-    expect(isWpError(await site.req('PATCH', `/core/v2/pages/${p.id}`, { json: { title: 'x' } }), 401, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'author', json: { title: 'x' } }), 403, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'contributor', json: { title: 'x' } }), 403, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/pages/${p.id}`), 401, 'rest_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/pages/${p.id}`, { as: 'author' }), 403, 'rest_cannot_delete')).toBe(true);
+    expect(await site.req('PATCH', `/core/v2/pages/${p.id}`, { json: { title: 'x' } })).toBeWpError(401, 'rest_cannot_edit');
+    expect(await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'author', json: { title: 'x' } })).toBeWpError(403, 'rest_cannot_edit');
+    expect(await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'contributor', json: { title: 'x' } })).toBeWpError(403, 'rest_cannot_edit');
+    expect(await site.req('DELETE', `/core/v2/pages/${p.id}`)).toBeWpError(401, 'rest_cannot_delete');
+    expect(await site.req('DELETE', `/core/v2/pages/${p.id}`, { as: 'author' })).toBeWpError(403, 'rest_cannot_delete');
     expect((await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'administrator', json: { title: 'Admin edit' } })).status).toBe(200);
   });
 
@@ -198,7 +198,7 @@ describe('PageUpdate and PageDelete', () => {
     expect(trashed.body.status).toBe('trash');
     expect(trashed.body.type).toBe('page');
     expect(trashed.body.slug).toBe('binned-page__trashed');
-    expect(isWpError(await site.req('DELETE', `/core/v2/pages/${p.id}`, { as: 'editor' }), 410, 'rest_already_trashed')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/pages/${p.id}`, { as: 'editor' })).toBeWpError(410, 'rest_already_trashed');
     expect(idsOf(await list('?status=trash', 'editor'))).toContain(p.id);
     const restored = await site.req('PATCH', `/core/v2/pages/${p.id}`, { as: 'editor', json: { status: 'publish' } });
     expect(restored.body.slug).toBe('binned-page');
@@ -206,7 +206,7 @@ describe('PageUpdate and PageDelete', () => {
     expect(gone.status).toBe(200);
     expect(gone.body.deleted).toBe(true);
     expect(gone.body.previous).toMatchObject({ id: p.id, type: 'page', title: { raw: 'Binned page' } });
-    expect(isWpError(await site.req('GET', `/core/v2/pages/${p.id}`, { as: 'editor' }), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('GET', `/core/v2/pages/${p.id}`, { as: 'editor' })).toBeWpError(404, 'rest_post_invalid_id');
   });
 });
 
@@ -239,7 +239,7 @@ describe('PagesList', () => {
   it('filters by exact menu_order', async () => {
     expect(idsOf(await q('menu_order=3'))).toEqual(of('b1', 'a1'));
     expect(idsOf(await q('menu_order=0'))).toEqual(of('a2'));
-    expect(isWpError(await q('menu_order=abc'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await q('menu_order=abc')).toBeWpError(400, 'rest_invalid_param');
   });
 
   it('orders by menu_order', async () => {
@@ -266,8 +266,8 @@ describe('PagesList', () => {
   });
 
   it('has no post-only list parameters: orderby keys of posts only stay posts-only', async () => {
-    expect(isWpError(await site.req('GET', '/core/v2/posts?orderby=menu_order'), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await list('?orderby=bogus'), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await list('?parent=abc'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await site.req('GET', '/core/v2/posts?orderby=menu_order')).toBeWpError(400, 'rest_invalid_param');
+    expect(await list('?orderby=bogus')).toBeWpError(400, 'rest_invalid_param');
+    expect(await list('?parent=abc')).toBeWpError(400, 'rest_invalid_param');
   });
 });

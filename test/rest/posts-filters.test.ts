@@ -3,7 +3,7 @@
 // rules, taxonomy filters (lists and objects), tax_relation, sticky/ignore_sticky, format, paging.
 // Each group keeps to its own words, categories or ids, so the groups do not see each other's posts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, type TestSite } from '../helpers/app.js';
+import { createTestSite, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
@@ -77,7 +77,7 @@ describe('search', () => {
     expect(idsOf(await list('?search=marmalade&search_columns[]=post_excerpt'))).toEqual([s.marmaladeExcerpt]);
     expect(idsOf(await list('?search=marmalade&search_columns=post_title,post_content'))).toEqual([s.marmaladeContent, s.marmaladeTitle]);
     const bad = await list('?search=marmalade&search_columns=post_author');
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(bad.body.data.params.search_columns).toBeTruthy();
   });
 
@@ -89,14 +89,14 @@ describe('search', () => {
 
   it('refuses search_semantics values other than exact', async () => {
     const bad = await list('?search=orange&search_semantics=fuzzy');
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(detail(bad, 'search_semantics').code).toBe('rest_not_in_enum');
   });
 
   it('orders by relevance (title before excerpt before content) only with a search', async () => {
     expect(idsOf(await list('?search=marmalade&orderby=relevance'))).toEqual([s.marmaladeTitle, s.marmaladeExcerpt, s.marmaladeContent]);
-    expect(isWpError(await list('?orderby=relevance'), 400, 'rest_no_search_term_defined')).toBe(true);
-    expect(isWpError(await list('?orderby=relevance&search='), 400, 'rest_no_search_term_defined')).toBe(true);
+    expect(await list('?orderby=relevance')).toBeWpError(400, 'rest_no_search_term_defined');
+    expect(await list('?orderby=relevance&search=')).toBeWpError(400, 'rest_no_search_term_defined');
   });
 
   it('pages the matches with X-WP-Total and X-WP-TotalPages', async () => {
@@ -106,7 +106,7 @@ describe('search', () => {
     const second = await list('?search=marmalade&per_page=2&page=2');
     expect(idsOf(second)).toEqual([s.marmaladeTitle]);
     expect(total(second)).toEqual(['3', '2']);
-    expect(isWpError(await list('?search=marmalade&per_page=2&page=3'), 400, 'rest_post_invalid_page_number')).toBe(true);
+    expect(await list('?search=marmalade&per_page=2&page=3')).toBeWpError(400, 'rest_post_invalid_page_number');
     const none = await list('?search=zyzzyva');
     expect(idsOf(none)).toEqual([]);
     expect(total(none)).toEqual(['0', '0']);
@@ -147,9 +147,9 @@ describe('modified_after, modified_before, orderby=modified', () => {
 
   it('refuses a malformed modification date', async () => {
     const res = await list('?modified_after=last-week');
-    expect(isWpError(res, 400, 'rest_invalid_param')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_invalid_param');
     expect(detail(res, 'modified_after').code).toBe('rest_invalid_date');
-    expect(isWpError(await list('?modified_before=2020-13-45'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await list('?modified_before=2020-13-45')).toBeWpError(400, 'rest_invalid_param');
   });
 });
 
@@ -196,8 +196,8 @@ describe('orderby', () => {
     expect(idsOf(await list(`?include[]=${o.alpha}&include[]=${o.charlie}&include[]=${o.bravo}&orderby=include`))).toEqual([o.alpha, o.charlie, o.bravo]);
     // order does not reverse an explicit list
     expect(idsOf(await list(`?include=${o.alpha},${o.bravo}&orderby=include&order=asc`))).toEqual([o.alpha, o.bravo]);
-    expect(isWpError(await list('?orderby=include'), 400, 'rest_orderby_include_missing_include')).toBe(true);
-    expect(isWpError(await q('orderby=include'), 400, 'rest_orderby_include_missing_include')).toBe(true);
+    expect(await list('?orderby=include')).toBeWpError(400, 'rest_orderby_include_missing_include');
+    expect(await q('orderby=include')).toBeWpError(400, 'rest_orderby_include_missing_include');
   });
 
   it('follows the slug list with orderby=include_slugs', async () => {
@@ -211,7 +211,7 @@ describe('orderby', () => {
     expect(total(res)).toEqual(['3', '1']);
     for (const bad of ['orderby=menu_order', 'orderby=rand', 'order=sideways']) {
       const r = await q(bad);
-      expect(isWpError(r, 400, 'rest_invalid_param'), bad).toBe(true);
+      expect(r, bad).toBeWpError(400, 'rest_invalid_param');
       expect(Object.values(r.body.data.details as Record<string, { code: string }>)[0].code, bad).toBe('rest_not_in_enum');
     }
   });
@@ -244,7 +244,7 @@ describe('status', () => {
   it('refuses non-default statuses to anonymous callers with rest_forbidden_status 401', async () => {
     for (const status of ['draft', 'any', 'private', 'publish,draft', 'trash']) {
       const res = await q(status);
-      expect(isWpError(res, 400, 'rest_invalid_param'), status).toBe(true);
+      expect(res, status).toBeWpError(400, 'rest_invalid_param');
       expect(detail(res, 'status').code, status).toBe('rest_forbidden_status');
       expect(detail(res, 'status').data.status, status).toBe(401);
     }
@@ -253,7 +253,7 @@ describe('status', () => {
   it('refuses them to subscribers with rest_forbidden_status 403', async () => {
     for (const status of ['draft', 'any', 'pending']) {
       const res = await q(status, 'subscriber');
-      expect(isWpError(res, 400, 'rest_invalid_param'), status).toBe(true);
+      expect(res, status).toBeWpError(400, 'rest_invalid_param');
       expect(detail(res, 'status').code).toBe('rest_forbidden_status');
       expect(detail(res, 'status').data.status).toBe(403);
     }
@@ -280,9 +280,9 @@ describe('status', () => {
 
   it('rejects unknown statuses', async () => {
     const res = await q('bogus', 'editor');
-    expect(isWpError(res, 400, 'rest_invalid_param')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_invalid_param');
     expect(res.body.data.params.status).toBeTruthy();
-    expect(isWpError(await q('publish,bogus', 'administrator'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await q('publish,bogus', 'administrator')).toBeWpError(400, 'rest_invalid_param');
   });
 });
 
@@ -347,7 +347,7 @@ describe('taxonomy filters and format', () => {
     expect(await set(`categories=${veg}&tags=${sweet}&tax_relation=OR`)).toEqual(of('t1', 't2', 't3', 't4', 't6'));
     expect(await set(`categories[terms][]=${fruit}&categories[include_children]=true&tags=${green}&tax_relation=OR`)).toEqual(of('t1', 't2', 't3', 't4', 't6'));
     const bad = await list(`?categories=${veg}&tags=${sweet}&tax_relation=XOR`);
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(detail(bad, 'tax_relation').code).toBe('rest_not_in_enum');
   });
 
@@ -372,11 +372,11 @@ describe('taxonomy filters and format', () => {
       `tags_exclude[terms][]=${red}&tags_exclude[operator]=OR`,
     ]) {
       const res = await list(`?${q}`);
-      expect(isWpError(res, 400, 'rest_invalid_param'), q).toBe(true);
+      expect(res, q).toBeWpError(400, 'rest_invalid_param');
     }
-    expect(isWpError(await list(`?categories[terms][]=${fruit}&categories[operator]=XOR`), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await list('?categories=abc'), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await list('?tags[terms][]=abc'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await list(`?categories[terms][]=${fruit}&categories[operator]=XOR`)).toBeWpError(400, 'rest_invalid_param');
+    expect(await list('?categories=abc')).toBeWpError(400, 'rest_invalid_param');
+    expect(await list('?tags[terms][]=abc')).toBeWpError(400, 'rest_invalid_param');
   });
 
   it('sends paging headers that count the filtered matches', async () => {
@@ -403,13 +403,13 @@ describe('taxonomy filters and format', () => {
 
   it('refuses duplicate and unknown formats', async () => {
     const dup = await list('?format=aside,aside');
-    expect(isWpError(dup, 400, 'rest_invalid_param')).toBe(true);
+    expect(dup).toBeWpError(400, 'rest_invalid_param');
     expect(detail(dup, 'format').code).toBe('rest_duplicate_items');
     const dup2 = await list('?format[]=quote&format[]=quote');
-    expect(isWpError(dup2, 400, 'rest_invalid_param')).toBe(true);
+    expect(dup2).toBeWpError(400, 'rest_invalid_param');
     expect(detail(dup2, 'format').code).toBe('rest_duplicate_items');
     const unknown = await list('?format=essay');
-    expect(isWpError(unknown, 400, 'rest_invalid_param')).toBe(true);
+    expect(unknown).toBeWpError(400, 'rest_invalid_param');
     expect(unknown.body.data.params.format).toBeTruthy();
   });
 });
@@ -504,7 +504,7 @@ describe('search with more matches than fit in one IN list', () => {
       const titled = await big.req('GET', '/core/v2/posts?search=common&per_page=2&orderby=title&order=asc&exclude=' + res.body[0].id);
       expect(titled.headers.get('x-wp-total')).toBe('949');
       expect(titled.body.map((p: { title: { rendered: string } }) => p.title.rendered)).toEqual(['Common word 0', 'Common word 1']);
-      expect(isWpError(await big.req('GET', '/core/v2/posts?search=common&per_page=100&page=11'), 400, 'rest_post_invalid_page_number')).toBe(true);
+      expect(await big.req('GET', '/core/v2/posts?search=common&per_page=100&page=11')).toBeWpError(400, 'rest_post_invalid_page_number');
     } finally {
       await big.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 const ids: number[] = [];
@@ -41,13 +41,13 @@ describe('PostsList', () => {
   });
 
   it('rejects a page beyond the end and out-of-bounds paging', async () => {
-    expect(isWpError(await list('?page=5'), 400, 'rest_post_invalid_page_number')).toBe(true);
+    expect(await list('?page=5')).toBeWpError(400, 'rest_post_invalid_page_number');
     for (const q of ['?per_page=0', '?per_page=101', '?per_page=-1', '?page=0']) {
       const res = await list(q);
-      expect(isWpError(res, 400, 'rest_invalid_param'), q).toBe(true);
+      expect(res, q).toBeWpError(400, 'rest_invalid_param');
       expect(Object.values(res.body.data.details as Record<string, { code: string }>)[0].code).toBe('rest_out_of_bounds');
     }
-    expect(isWpError(await list('?per_page=abc'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await list('?per_page=abc')).toBeWpError(400, 'rest_invalid_param');
   });
 
   it('filters by search, include, exclude, author, slug, dates and offset', async () => {
@@ -68,7 +68,7 @@ describe('PostsList', () => {
 
   it('keeps non-public statuses to those who may see them', async () => {
     const anon = await list('?status=draft');
-    expect(isWpError(anon, 400, 'rest_invalid_param')).toBe(true);
+    expect(anon).toBeWpError(400, 'rest_invalid_param');
     expect(anon.body.data.details.status).toEqual({ code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: 401 } });
     const sub = await list('?status=draft', 'subscriber');
     expect(sub.body.data.details.status.data.status).toBe(403);
@@ -82,11 +82,11 @@ describe('PostsList', () => {
   });
 
   it('checks orderby misuse and edit context', async () => {
-    expect(isWpError(await list('?orderby=relevance'), 400, 'rest_no_search_term_defined')).toBe(true);
-    expect(isWpError(await list('?orderby=include'), 400, 'rest_orderby_include_missing_include')).toBe(true);
-    expect(isWpError(await list('?orderby=bogus'), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await list('?context=edit'), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await list('?context=edit', 'subscriber'), 403, 'rest_forbidden_context')).toBe(true);
+    expect(await list('?orderby=relevance')).toBeWpError(400, 'rest_no_search_term_defined');
+    expect(await list('?orderby=include')).toBeWpError(400, 'rest_orderby_include_missing_include');
+    expect(await list('?orderby=bogus')).toBeWpError(400, 'rest_invalid_param');
+    expect(await list('?context=edit')).toBeWpError(401, 'rest_forbidden_context');
+    expect(await list('?context=edit', 'subscriber')).toBeWpError(403, 'rest_forbidden_context');
     expect((await list('?context=edit', 'contributor')).body[0].title.raw).toBeDefined();
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
@@ -56,19 +56,19 @@ describe('PostCreate', () => {
   });
 
   it('refuses content-free posts, impossible dates and bad fields with WordPress codes', async () => {
-    expect(isWpError(await create({}), 400, 'empty_content')).toBe(true);
-    expect(isWpError(await create({ title: 'x', date: '2021-02-30T10:00:00' }), 400, 'invalid_date')).toBe(true);
+    expect(await create({})).toBeWpError(400, 'empty_content');
+    expect(await create({ title: 'x', date: '2021-02-30T10:00:00' })).toBeWpError(400, 'invalid_date');
     const badDate = await create({ title: 'x', date: 'yesterday' });
-    expect(isWpError(badDate, 400, 'rest_invalid_param')).toBe(true);
+    expect(badDate).toBeWpError(400, 'rest_invalid_param');
     expect(badDate.body.data.details.date.code).toBe('rest_invalid_date');
     const badStatus = await create({ title: 'x', status: 'bogus' });
-    expect(isWpError(badStatus, 400, 'rest_invalid_param')).toBe(true);
+    expect(badStatus).toBeWpError(400, 'rest_invalid_param');
     expect(badStatus.body.data.params.status).toBeTruthy();
-    expect(isWpError(await create({ title: 'x', author: 9999 }), 400, 'rest_invalid_author')).toBe(true);
-    expect(isWpError(await create({ title: 'x', featured_media: 9999 }), 400, 'rest_invalid_featured_media')).toBe(true);
-    expect(isWpError(await create({ title: 'x', template: 'nope.php' }), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await create({ title: 'x', id: 5 }), 400, 'rest_post_exists')).toBe(true);
-    expect(isWpError(await create({ title: 'x', sticky: true, password: 'pw' }), 400, 'rest_invalid_field')).toBe(true);
+    expect(await create({ title: 'x', author: 9999 })).toBeWpError(400, 'rest_invalid_author');
+    expect(await create({ title: 'x', featured_media: 9999 })).toBeWpError(400, 'rest_invalid_featured_media');
+    expect(await create({ title: 'x', template: 'nope.php' })).toBeWpError(400, 'rest_invalid_param');
+    expect(await create({ title: 'x', id: 5 })).toBeWpError(400, 'rest_post_exists');
+    expect(await create({ title: 'x', sticky: true, password: 'pw' })).toBeWpError(400, 'rest_invalid_field');
   });
 
   it('writes nothing when a write fails', async () => {
@@ -85,16 +85,16 @@ describe('PostCreate', () => {
   });
 
   it('applies the 401/403 rule to create and publish rights', async () => {
-    expect(isWpError(await site.req('POST', '/core/v2/posts', { json: { title: 'x' } }), 401, 'rest_cannot_create')).toBe(true);
-    expect(isWpError(await create({ title: 'x' }, 'subscriber'), 403, 'rest_cannot_create')).toBe(true);
-    expect(isWpError(await create({ title: 'x', status: 'publish' }, 'contributor'), 403, 'rest_cannot_publish')).toBe(true);
+    expect(await site.req('POST', '/core/v2/posts', { json: { title: 'x' } })).toBeWpError(401, 'rest_cannot_create');
+    expect(await create({ title: 'x' }, 'subscriber')).toBeWpError(403, 'rest_cannot_create');
+    expect(await create({ title: 'x', status: 'publish' }, 'contributor')).toBeWpError(403, 'rest_cannot_publish');
     expect((await create({ title: 'x', status: 'pending' }, 'contributor')).status).toBe(201);
-    expect(isWpError(await create({ title: 'x', author: site.users.editor.id }, 'author'), 403, 'rest_cannot_edit_others')).toBe(true);
+    expect(await create({ title: 'x', author: site.users.editor.id }, 'author')).toBeWpError(403, 'rest_cannot_edit_others');
   });
 
   it('answers malformed JSON with rest_invalid_json', async () => {
     const res = await site.req('POST', '/core/v2/posts', { as: 'administrator', body: '{"title":', headers: { 'content-type': 'application/json' } });
-    expect(isWpError(res, 400, 'rest_invalid_json')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_invalid_json');
     expect(res.body.data.json_error_code).toBe(4);
   });
 
@@ -133,21 +133,21 @@ describe('PostGet', () => {
   });
 
   it('refuses edit context without the right, with 401/403', async () => {
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${id}?context=edit`), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${id}?context=edit`, { as: 'contributor' }), 403, 'rest_forbidden_context')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${id}?context=edit`)).toBeWpError(401, 'rest_forbidden_context');
+    expect(await site.req('GET', `/core/v2/posts/${id}?context=edit`, { as: 'contributor' })).toBeWpError(403, 'rest_forbidden_context');
   });
 
   it('answers unknown ids and bad contexts', async () => {
-    expect(isWpError(await site.req('GET', '/core/v2/posts/987654'), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('GET', '/core/v2/posts/987654')).toBeWpError(404, 'rest_post_invalid_id');
     const bad = await site.req('GET', `/core/v2/posts/${id}?context=bogus`);
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(bad.body.data.details.context.code).toBe('rest_not_in_enum');
   });
 
   it('hides drafts from those who cannot edit them', async () => {
     const draft = (await create({ title: 'Secret draft' }, 'author')).body.id;
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${draft}`), 401, 'rest_forbidden')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${draft}`, { as: 'contributor' }), 403, 'rest_forbidden')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${draft}`)).toBeWpError(401, 'rest_forbidden');
+    expect(await site.req('GET', `/core/v2/posts/${draft}`, { as: 'contributor' })).toBeWpError(403, 'rest_forbidden');
     expect((await site.req('GET', `/core/v2/posts/${draft}`, { as: 'author' })).status).toBe(200);
     expect((await site.req('GET', `/core/v2/posts/${draft}`, { as: 'editor' })).status).toBe(200);
   });
@@ -159,7 +159,7 @@ describe('PostGet', () => {
     expect(anon.excerpt).toEqual({ rendered: '', protected: true });
     const opened = (await site.req('GET', `/core/v2/posts/${locked}?password=sesame`)).body;
     expect(opened.content.rendered).toBe('<p>Hidden words</p>\n');
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${locked}?password=wrong`), 403, 'rest_post_incorrect_password')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${locked}?password=wrong`)).toBeWpError(403, 'rest_post_incorrect_password');
   });
 
   it('trims a built excerpt to excerpt_length words', async () => {
@@ -196,11 +196,11 @@ describe('PostUpdate', () => {
 
   it('enforces edit rights: others, published, anonymous', async () => {
     const mine = (await create({ title: 'Authors own', status: 'publish' }, 'author')).body.id;
-    expect(isWpError(await site.req('POST', `/core/v2/posts/${mine}`, { json: { title: 'x' } }), 401, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('POST', `/core/v2/posts/${mine}`, { as: 'contributor', json: { title: 'x' } }), 403, 'rest_cannot_edit')).toBe(true);
+    expect(await site.req('POST', `/core/v2/posts/${mine}`, { json: { title: 'x' } })).toBeWpError(401, 'rest_cannot_edit');
+    expect(await site.req('POST', `/core/v2/posts/${mine}`, { as: 'contributor', json: { title: 'x' } })).toBeWpError(403, 'rest_cannot_edit');
     expect((await site.req('POST', `/core/v2/posts/${mine}`, { as: 'author', json: { title: 'y' } })).status).toBe(200);
     expect((await site.req('POST', `/core/v2/posts/${mine}`, { as: 'editor', json: { title: 'z' } })).status).toBe(200);
-    expect(isWpError(await site.req('POST', '/core/v2/posts/987654', { as: 'editor', json: { title: 'z' } }), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('POST', '/core/v2/posts/987654', { as: 'editor', json: { title: 'z' } })).toBeWpError(404, 'rest_post_invalid_id');
   });
 
   it('keeps sticky posts in the sticky_posts option', async () => {
@@ -219,7 +219,7 @@ describe('PostDelete', () => {
     expect(trashed.status).toBe(200);
     expect(trashed.body.status).toBe('trash');
     expect(trashed.body.slug).toBe('bin-me__trashed');
-    expect(isWpError(await site.req('DELETE', `/core/v2/posts/${id}`, { as: 'administrator' }), 410, 'rest_already_trashed')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/posts/${id}`, { as: 'administrator' })).toBeWpError(410, 'rest_already_trashed');
     const restored = await site.req('POST', `/core/v2/posts/${id}`, { as: 'administrator', json: { status: 'draft' } });
     expect(restored.body.slug).toBe('bin-me');
     const gone = await site.req('DELETE', `/core/v2/posts/${id}?force=true`, { as: 'administrator' });
@@ -227,12 +227,12 @@ describe('PostDelete', () => {
     expect(gone.body.deleted).toBe(true);
     expect(gone.body.previous.id).toBe(id);
     expect(gone.body.previous.title.raw).toBe('Bin me');
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${id}`, { as: 'administrator' }), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${id}`, { as: 'administrator' })).toBeWpError(404, 'rest_post_invalid_id');
   });
 
   it('applies delete rights', async () => {
     const id = (await create({ title: 'Keep', status: 'publish' })).body.id;
-    expect(isWpError(await site.req('DELETE', `/core/v2/posts/${id}`), 401, 'rest_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/posts/${id}`, { as: 'author' }), 403, 'rest_cannot_delete')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/posts/${id}`)).toBeWpError(401, 'rest_cannot_delete');
+    expect(await site.req('DELETE', `/core/v2/posts/${id}`, { as: 'author' })).toBeWpError(403, 'rest_cannot_delete');
   });
 });

@@ -1,6 +1,6 @@
 // The authorize-application page, the sign-in page and cookie + nonce authentication, in process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
 import { hashLoginPassword } from '../../src/auth/passwords.js';
 import { createNonce } from '../../src/auth/nonce.js';
 import { LOGIN_LIMITS } from '../../src/auth/login.js';
@@ -187,9 +187,9 @@ describe('cookie + nonce authentication', () => {
     const b = browser();
     await b.signIn('editor1', 'editor1-password');
     const bad = await b.go('GET', '/wp-json/core/v2/posts', undefined, { 'x-wp-nonce': 'deadbeef00' });
-    expect(isWpError({ status: bad.status, body: JSON.parse(bad.text) }, 403, 'rest_cookie_invalid_nonce')).toBe(true);
+    expect({ status: bad.status, body: JSON.parse(bad.text) }).toBeWpError(403, 'rest_cookie_invalid_nonce');
     const anon = await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': 'deadbeef00' } });
-    expect(isWpError(anon, 403, 'rest_cookie_invalid_nonce')).toBe(true);
+    expect(anon).toBeWpError(403, 'rest_cookie_invalid_nonce');
     // An anonymous nonce (user 0, no session) verifies and the request stays anonymous.
     const { siteKey } = await (await import('../../src/site/options.js')).siteSettings(site.db);
     const anonNonce = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' });
@@ -203,7 +203,7 @@ describe('cookie + nonce authentication', () => {
     const dayAgo = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 13 * 3600_000);
     expect((await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': dayAgo } })).status).toBe(200);
     const old = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 25 * 3600_000);
-    expect(isWpError(await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': old } }), 403, 'rest_cookie_invalid_nonce')).toBe(true);
+    expect(await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': old } })).toBeWpError(403, 'rest_cookie_invalid_nonce');
   });
 
   it('admin-ajax rest-nonce answers 400 "0" without a session; sign-out ends the session', async () => {

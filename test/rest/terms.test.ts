@@ -1,7 +1,7 @@
 // core/v2/categories and core/v2/tags: list parameters, read, create, update, delete, rights,
 // record fields per context, counts of published posts, the default category.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let uncategorized: number;
@@ -63,8 +63,8 @@ describe('category list', () => {
     expect(res.headers.get('x-wp-total')).toBe('5');
     expect(res.headers.get('x-wp-totalpages')).toBe('3');
     expect(res.headers.get('link')).toContain('rel="next"');
-    expect(isWpError(await get('categories?per_page=101'), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await get('categories?page=0'), 400, 'rest_invalid_param')).toBe(true);
+    expect(await get('categories?per_page=101')).toBeWpError(400, 'rest_invalid_param');
+    expect(await get('categories?page=0')).toBeWpError(400, 'rest_invalid_param');
   });
 
   it('searches names (and slugs) by substring', async () => {
@@ -95,7 +95,7 @@ describe('category list', () => {
     expect(idsOf(await get(`categories?include=${c.beta.id},${c.gamma.id},${c.alpha.id}&orderby=include`))).toEqual([c.beta.id, c.gamma.id, c.alpha.id]);
     expect(names(await get('categories?slug=gamma,first-letter,beta&orderby=include_slugs'))).toEqual(['Gamma', 'Alpha', 'Beta']);
     const bad = await get('categories?orderby=date');
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     expect(bad.body.data.details.orderby.code).toBe('rest_not_in_enum');
   });
 
@@ -118,20 +118,20 @@ describe('category list', () => {
   });
 
   it('refuses post= naming no post with rest_post_invalid_id 400', async () => {
-    expect(isWpError(await get('categories?post=987654'), 400, 'rest_post_invalid_id')).toBe(true);
-    expect(isWpError(await get('tags?post=987654'), 400, 'rest_post_invalid_id')).toBe(true);
+    expect(await get('categories?post=987654')).toBeWpError(400, 'rest_post_invalid_id');
+    expect(await get('tags?post=987654')).toBeWpError(400, 'rest_post_invalid_id');
   });
 
   it('refuses post= of a post the caller may not read with rest_forbidden_context 401/403', async () => {
     const draft = await post({ title: 'Unpublished', categories: [c.alpha.id] });
-    expect(isWpError(await get(`categories?post=${draft.id}`), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await get(`categories?post=${draft.id}`, 'subscriber'), 403, 'rest_forbidden_context')).toBe(true);
+    expect(await get(`categories?post=${draft.id}`)).toBeWpError(401, 'rest_forbidden_context');
+    expect(await get(`categories?post=${draft.id}`, 'subscriber')).toBeWpError(403, 'rest_forbidden_context');
     expect(names(await get(`categories?post=${draft.id}`, 'editor'))).toEqual(['Alpha']);
   });
 
   it('refuses edit context to those who cannot manage terms', async () => {
-    expect(isWpError(await get('categories?context=edit'), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await get('categories?context=edit', 'author'), 403, 'rest_forbidden_context')).toBe(true);
+    expect(await get('categories?context=edit')).toBeWpError(401, 'rest_forbidden_context');
+    expect(await get('categories?context=edit', 'author')).toBeWpError(403, 'rest_forbidden_context');
     expect((await get('categories?context=edit', 'editor')).status).toBe(200);
   });
 });
@@ -182,8 +182,8 @@ describe('term records', () => {
   });
 
   it('refuses a single term in edit context to those who cannot edit it (401/403 rest_forbidden_context)', async () => {
-    expect(isWpError(await get(`categories/${parent.id}?context=edit`), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await get(`tags/${tag.id}?context=edit`, 'author'), 403, 'rest_forbidden_context')).toBe(true);
+    expect(await get(`categories/${parent.id}?context=edit`)).toBeWpError(401, 'rest_forbidden_context');
+    expect(await get(`tags/${tag.id}?context=edit`, 'author')).toBeWpError(403, 'rest_forbidden_context');
   });
 
   it('serves tags without parent', async () => {
@@ -209,28 +209,28 @@ describe('term records', () => {
   });
 
   it('answers unknown term ids with rest_term_invalid 404', async () => {
-    expect(isWpError(await get('categories/987654'), 404, 'rest_term_invalid')).toBe(true);
-    expect(isWpError(await get(`tags/${parent.id}`), 404, 'rest_term_invalid')).toBe(true);
-    expect(isWpError(await get(`categories/${tag.id}`), 404, 'rest_term_invalid')).toBe(true);
+    expect(await get('categories/987654')).toBeWpError(404, 'rest_term_invalid');
+    expect(await get(`tags/${parent.id}`)).toBeWpError(404, 'rest_term_invalid');
+    expect(await get(`categories/${tag.id}`)).toBeWpError(404, 'rest_term_invalid');
   });
 });
 
 describe('create errors and rights', () => {
   it('requires a name', async () => {
     const res = await create('categories', { description: 'no name' });
-    expect(isWpError(res, 400, 'rest_missing_callback_param')).toBe(true);
+    expect(res).toBeWpError(400, 'rest_missing_callback_param');
     expect(res.body.data.params).toEqual(['name']);
-    expect(isWpError(await create('tags', {}), 400, 'rest_missing_callback_param')).toBe(true);
+    expect(await create('tags', {})).toBeWpError(400, 'rest_missing_callback_param');
   });
 
   it('refuses a duplicate name under the same parent with term_exists', async () => {
     const first = await term('categories', { name: 'Duplicate me' });
     const dup = await create('categories', { name: 'Duplicate me' });
-    expect(isWpError(dup, 400, 'term_exists')).toBe(true);
+    expect(dup).toBeWpError(400, 'term_exists');
     expect(dup.body.data.term_id).toBe(first.id);
     const tag = await term('tags', { name: 'Twice' });
     const dupTag = await create('tags', { name: 'Twice' });
-    expect(isWpError(dupTag, 400, 'term_exists')).toBe(true);
+    expect(dupTag).toBeWpError(400, 'term_exists');
     expect(dupTag.body.data.term_id).toBe(tag.id);
     // The same name under another parent is a different category.
     const other = await create('categories', { name: 'Duplicate me', parent: first.id });
@@ -240,16 +240,16 @@ describe('create errors and rights', () => {
 
   it('refuses an unknown parent with rest_term_invalid 400', async () => {
     const before = await site.db.prisma.term.count();
-    expect(isWpError(await create('categories', { name: 'Lost child', parent: 987654 }), 400, 'rest_term_invalid')).toBe(true);
+    expect(await create('categories', { name: 'Lost child', parent: 987654 })).toBeWpError(400, 'rest_term_invalid');
     expect(await site.db.prisma.term.count()).toBe(before);
   });
 
   it('lets editors and administrators create terms, not anonymous callers, authors or contributors', async () => {
     for (const base of ['categories', 'tags'] as const) {
-      expect(isWpError(await site.req('POST', `/core/v2/${base}`, { json: { name: `Anon ${base}` } }), 401, 'rest_cannot_create'), base).toBe(true);
-      expect(isWpError(await create(base, { name: `Author ${base}` }, 'author'), 403, 'rest_cannot_create'), base).toBe(true);
-      expect(isWpError(await create(base, { name: `Contributor ${base}` }, 'contributor'), 403, 'rest_cannot_create'), base).toBe(true);
-      expect(isWpError(await create(base, { name: `Subscriber ${base}` }, 'subscriber'), 403, 'rest_cannot_create'), base).toBe(true);
+      expect(await site.req('POST', `/core/v2/${base}`, { json: { name: `Anon ${base}` } }), base).toBeWpError(401, 'rest_cannot_create');
+      expect(await create(base, { name: `Author ${base}` }, 'author'), base).toBeWpError(403, 'rest_cannot_create');
+      expect(await create(base, { name: `Contributor ${base}` }, 'contributor'), base).toBeWpError(403, 'rest_cannot_create');
+      expect(await create(base, { name: `Subscriber ${base}` }, 'subscriber'), base).toBeWpError(403, 'rest_cannot_create');
       expect((await create(base, { name: `Admin ${base}` }, 'administrator')).status, base).toBe(201);
     }
     expect(names(await get('categories?search=Author'))).toEqual([]);
@@ -274,10 +274,10 @@ describe('update', () => {
 
   it('answers bad updates with WordPress codes', async () => {
     const t = await term('categories', { name: 'Guarded term' });
-    expect(isWpError(await site.req('PATCH', '/core/v2/categories/987654', { as: 'editor', json: { name: 'x' } }), 404, 'rest_term_invalid')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/categories/${t.id}`, { as: 'editor', json: { parent: 987654 } }), 400, 'rest_term_invalid')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/categories/${t.id}`, { json: { name: 'x' } }), 401, 'rest_cannot_update')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/categories/${t.id}`, { as: 'author', json: { name: 'x' } }), 403, 'rest_cannot_update')).toBe(true);
+    expect(await site.req('PATCH', '/core/v2/categories/987654', { as: 'editor', json: { name: 'x' } })).toBeWpError(404, 'rest_term_invalid');
+    expect(await site.req('PATCH', `/core/v2/categories/${t.id}`, { as: 'editor', json: { parent: 987654 } })).toBeWpError(400, 'rest_term_invalid');
+    expect(await site.req('PATCH', `/core/v2/categories/${t.id}`, { json: { name: 'x' } })).toBeWpError(401, 'rest_cannot_update');
+    expect(await site.req('PATCH', `/core/v2/categories/${t.id}`, { as: 'author', json: { name: 'x' } })).toBeWpError(403, 'rest_cannot_update');
     expect((await get(`categories/${t.id}`)).body).toMatchObject({ name: 'Guarded term', parent: 0 });
   });
 });
@@ -285,25 +285,25 @@ describe('update', () => {
 describe('delete', () => {
   it('needs force=true (501 rest_trash_not_supported), then answers deleted + previous', async () => {
     const t = await term('categories', { name: 'Doomed' });
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${t.id}`, { as: 'editor' }), 501, 'rest_trash_not_supported')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${t.id}?force=false`, { as: 'editor' }), 501, 'rest_trash_not_supported')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/categories/${t.id}`, { as: 'editor' })).toBeWpError(501, 'rest_trash_not_supported');
+    expect(await site.req('DELETE', `/core/v2/categories/${t.id}?force=false`, { as: 'editor' })).toBeWpError(501, 'rest_trash_not_supported');
     expect((await get(`categories/${t.id}`)).status).toBe(200);
     const res = await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'editor' });
     expect(res.status).toBe(200);
     expect(res.body.deleted).toBe(true);
     expect(res.body.previous).toMatchObject({ id: t.id, name: 'Doomed', slug: 'doomed', taxonomy: 'category' });
-    expect(isWpError(await get(`categories/${t.id}`), 404, 'rest_term_invalid')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'editor' }), 404, 'rest_term_invalid')).toBe(true);
+    expect(await get(`categories/${t.id}`)).toBeWpError(404, 'rest_term_invalid');
+    expect(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'editor' })).toBeWpError(404, 'rest_term_invalid');
     const tag = await term('tags', { name: 'Doomed tag' });
-    expect(isWpError(await site.req('DELETE', `/core/v2/tags/${tag.id}`, { as: 'editor' }), 501, 'rest_trash_not_supported')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/tags/${tag.id}`, { as: 'editor' })).toBeWpError(501, 'rest_trash_not_supported');
     expect((await site.req('DELETE', `/core/v2/tags/${tag.id}?force=true`, { as: 'editor' })).body.deleted).toBe(true);
   });
 
   it('refuses deletes without the right, and the default category even to an administrator', async () => {
     const t = await term('categories', { name: 'Kept' });
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`), 401, 'rest_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'author' }), 403, 'rest_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/categories/${uncategorized}?force=true`, { as: 'administrator' }), 403, 'rest_cannot_delete')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`)).toBeWpError(401, 'rest_cannot_delete');
+    expect(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'author' })).toBeWpError(403, 'rest_cannot_delete');
+    expect(await site.req('DELETE', `/core/v2/categories/${uncategorized}?force=true`, { as: 'administrator' })).toBeWpError(403, 'rest_cannot_delete');
     expect((await get(`categories/${uncategorized}`)).body.name).toBe('Uncategorized');
     expect((await get(`categories/${t.id}`)).status).toBe(200);
   });
@@ -334,19 +334,19 @@ describe('terms on posts', () => {
 
   it('refuses unknown term ids with rest_invalid_param and stores nothing', async () => {
     const before = await site.db.prisma.content.count();
-    expect(isWpError(await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Bad terms', categories: [987654] } }), 400, 'rest_invalid_param')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Bad tags', tags: [987654] } }), 400, 'rest_invalid_param')).toBe(true);
+    expect(await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Bad terms', categories: [987654] } })).toBeWpError(400, 'rest_invalid_param');
+    expect(await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Bad tags', tags: [987654] } })).toBeWpError(400, 'rest_invalid_param');
     expect(await site.db.prisma.content.count()).toBe(before);
     const tag = await term('tags', { name: 'Good tag' });
     const p = await post({ title: 'Tagged', status: 'publish', tags: [tag.id] });
     const bad = await site.req('PATCH', `/core/v2/posts/${p.id}`, { as: 'editor', json: { title: 'Renamed', tags: [tag.id, 987654] } });
-    expect(isWpError(bad, 400, 'rest_invalid_param')).toBe(true);
+    expect(bad).toBeWpError(400, 'rest_invalid_param');
     const after = (await get(`posts/${p.id}`)).body;
     expect(after.tags).toEqual([tag.id]);
     expect(after.title.rendered).toBe('Tagged');
     // A category id is not a tag id.
     const cat = await term('categories', { name: 'Not a tag' });
-    expect(isWpError(await site.req('PATCH', `/core/v2/posts/${p.id}`, { as: 'editor', json: { tags: [cat.id] } }), 400, 'rest_invalid_param')).toBe(true);
+    expect(await site.req('PATCH', `/core/v2/posts/${p.id}`, { as: 'editor', json: { tags: [cat.id] } })).toBeWpError(400, 'rest_invalid_param');
   });
 
   it('counts published posts only', async () => {

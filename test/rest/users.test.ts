@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, isWpError, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let postByAuthor: number;
@@ -54,13 +54,13 @@ describe('UsersList', () => {
   });
 
   it('applies WordPress permission rules to list parameters (401 anonymous, 403 logged in)', async () => {
-    expect(isWpError(await site.req('GET', '/core/v2/users?roles=editor'), 401, 'rest_user_cannot_view')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?roles=editor', { as: 'editor' }), 403, 'rest_user_cannot_view')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?capabilities=read', { as: 'author' }), 403, 'rest_user_cannot_view')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?context=edit'), 401, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?context=edit', { as: 'editor' }), 403, 'rest_forbidden_context')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?orderby=email', { as: 'editor' }), 403, 'rest_forbidden_orderby')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users?who=authors', { as: 'subscriber' }), 403, 'rest_forbidden_who')).toBe(true);
+    expect(await site.req('GET', '/core/v2/users?roles=editor')).toBeWpError(401, 'rest_user_cannot_view');
+    expect(await site.req('GET', '/core/v2/users?roles=editor', { as: 'editor' })).toBeWpError(403, 'rest_user_cannot_view');
+    expect(await site.req('GET', '/core/v2/users?capabilities=read', { as: 'author' })).toBeWpError(403, 'rest_user_cannot_view');
+    expect(await site.req('GET', '/core/v2/users?context=edit')).toBeWpError(401, 'rest_forbidden_context');
+    expect(await site.req('GET', '/core/v2/users?context=edit', { as: 'editor' })).toBeWpError(403, 'rest_forbidden_context');
+    expect(await site.req('GET', '/core/v2/users?orderby=email', { as: 'editor' })).toBeWpError(403, 'rest_forbidden_orderby');
+    expect(await site.req('GET', '/core/v2/users?who=authors', { as: 'subscriber' })).toBeWpError(403, 'rest_forbidden_who');
     const authors = await site.req('GET', '/core/v2/users?who=authors', { as: 'contributor' });
     expect(authors.status).toBe(200);
     // who=authors is not narrowed to published authors (WordPress: has_published_posts only otherwise).
@@ -74,10 +74,10 @@ describe('UsersList', () => {
 describe('UserGet and users/me', () => {
   it('reads a published author anonymously, refuses others with rest_user_cannot_view', async () => {
     expect((await site.req('GET', `/core/v2/users/${site.users.author.id}`)).status).toBe(200);
-    expect(isWpError(await site.req('GET', `/core/v2/users/${site.users.editor.id}`), 401, 'rest_user_cannot_view')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/users/${site.users.editor.id}`, { as: 'subscriber' }), 403, 'rest_user_cannot_view')).toBe(true);
-    expect(isWpError(await site.req('GET', '/core/v2/users/99999'), 404, 'rest_user_invalid_id')).toBe(true);
-    expect(isWpError(await site.req('GET', `/core/v2/users/${site.users.author.id}?context=edit`, { as: 'editor' }), 403, 'rest_user_cannot_view')).toBe(true);
+    expect(await site.req('GET', `/core/v2/users/${site.users.editor.id}`)).toBeWpError(401, 'rest_user_cannot_view');
+    expect(await site.req('GET', `/core/v2/users/${site.users.editor.id}`, { as: 'subscriber' })).toBeWpError(403, 'rest_user_cannot_view');
+    expect(await site.req('GET', '/core/v2/users/99999')).toBeWpError(404, 'rest_user_invalid_id');
+    expect(await site.req('GET', `/core/v2/users/${site.users.author.id}?context=edit`, { as: 'editor' })).toBeWpError(403, 'rest_user_cannot_view');
   });
 
   it('shows the caller themself in edit context, capabilities and roles included', async () => {
@@ -87,7 +87,7 @@ describe('UserGet and users/me', () => {
     expect(res.body).toMatchObject({ id: site.users.subscriber.id, username: 'subscriber1', email: 'subscriber1@example.test', roles: ['subscriber'], locale: 'en_US', extra_capabilities: { subscriber: true } });
     expect(res.body.capabilities).toMatchObject({ read: true, level_0: true, subscriber: true });
     expect(res.body.registered_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
-    expect(isWpError(await site.req('GET', '/core/v2/users/me'), 401, 'rest_not_logged_in')).toBe(true);
+    expect(await site.req('GET', '/core/v2/users/me')).toBeWpError(401, 'rest_not_logged_in');
   });
 
   it('embed context has the embed fields only', async () => {
@@ -110,12 +110,12 @@ describe('UserCreate, UserUpdate', () => {
     expect(res.headers.get('location')).toBe(`${API}/core/v2/users/${res.body.id}`);
     expect(res.body).toMatchObject({ username: 'newbie', name: 'New Bie', roles: ['author'], slug: 'newbie' });
     expect(res.body.password).toBeUndefined();
-    expect(isWpError(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'newbie', email: 'x@example.test', password: 'p' } }), 400, 'existing_user_login')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'other', email: 'newbie@example.test', password: 'p' } }), 400, 'existing_user_email')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'x', email: 'x@example.test' } }), 400, 'rest_missing_callback_param')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'x', email: 'x@example.test', password: 'p', roles: ['king'] } }), 400, 'rest_user_invalid_role')).toBe(true);
+    expect(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'newbie', email: 'x@example.test', password: 'p' } })).toBeWpError(400, 'existing_user_login');
+    expect(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'other', email: 'newbie@example.test', password: 'p' } })).toBeWpError(400, 'existing_user_email');
+    expect(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'x', email: 'x@example.test' } })).toBeWpError(400, 'rest_missing_callback_param');
+    expect(await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'x', email: 'x@example.test', password: 'p', roles: ['king'] } })).toBeWpError(400, 'rest_user_invalid_role');
     const badName = await site.req('POST', '/core/v2/users', { as: 'administrator', json: { username: 'bad<name>', email: 'y@example.test', password: 'p' } });
-    expect(isWpError(badName, 400, 'rest_invalid_param')).toBe(true);
+    expect(badName).toBeWpError(400, 'rest_invalid_param');
     expect(badName.body.data.details.username.code).toBe('rest_user_invalid_username');
   });
 
@@ -135,20 +135,20 @@ describe('UserCreate, UserUpdate', () => {
 
   it('needs create_users (401/403 rest_cannot_create_user)', async () => {
     const json = { username: 'nope', email: 'nope@example.test', password: 'p' };
-    expect(isWpError(await site.req('POST', '/core/v2/users', { json }), 401, 'rest_cannot_create_user')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users', { as: 'editor', json }), 403, 'rest_cannot_create_user')).toBe(true);
+    expect(await site.req('POST', '/core/v2/users', { json })).toBeWpError(401, 'rest_cannot_create_user');
+    expect(await site.req('POST', '/core/v2/users', { as: 'editor', json })).toBeWpError(403, 'rest_cannot_create_user');
   });
 
   it('lets users edit themselves but not others, and not their own role', async () => {
     const self = await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { name: 'Contrib', description: 'Hi' } });
     expect(self.status).toBe(200);
     expect(self.body).toMatchObject({ name: 'Contrib', description: 'Hi' });
-    expect(isWpError(await site.req('PATCH', `/core/v2/users/${site.users.author.id}`, { as: 'editor', json: { name: 'x' } }), 403, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('PATCH', `/core/v2/users/${site.users.author.id}`, { json: { name: 'x' } }), 401, 'rest_cannot_edit')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { roles: ['administrator'] } }), 403, 'rest_cannot_edit_roles')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users/me', { as: 'administrator', json: { roles: ['editor'] } }), 403, 'rest_user_invalid_role')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { username: 'renamed' } }), 400, 'rest_user_invalid_argument')).toBe(true);
-    expect(isWpError(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { email: 'editor1@example.test' } }), 400, 'rest_user_invalid_email')).toBe(true);
+    expect(await site.req('PATCH', `/core/v2/users/${site.users.author.id}`, { as: 'editor', json: { name: 'x' } })).toBeWpError(403, 'rest_cannot_edit');
+    expect(await site.req('PATCH', `/core/v2/users/${site.users.author.id}`, { json: { name: 'x' } })).toBeWpError(401, 'rest_cannot_edit');
+    expect(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { roles: ['administrator'] } })).toBeWpError(403, 'rest_cannot_edit_roles');
+    expect(await site.req('POST', '/core/v2/users/me', { as: 'administrator', json: { roles: ['editor'] } })).toBeWpError(403, 'rest_user_invalid_role');
+    expect(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { username: 'renamed' } })).toBeWpError(400, 'rest_user_invalid_argument');
+    expect(await site.req('POST', '/core/v2/users/me', { as: 'contributor', json: { email: 'editor1@example.test' } })).toBeWpError(400, 'rest_user_invalid_email');
     const promoted = await site.req('PUT', `/core/v2/users/${site.users.subscriber.id}`, { as: 'administrator', json: { roles: ['subscriber'] } });
     expect(promoted.status).toBe(200);
   });
@@ -160,13 +160,13 @@ describe('UserDelete', () => {
 
   it('requires force and a valid reassign, in WordPress order', async () => {
     const id = await newUser('leaver1');
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}`, { as: 'administrator' }), 400, 'rest_missing_callback_param')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}?reassign=${site.users.editor.id}`, { as: 'administrator' }), 501, 'rest_trash_not_supported')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=${id}`, { as: 'administrator' }), 400, 'rest_user_invalid_reassign')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=99999`, { as: 'administrator' }), 400, 'rest_user_invalid_reassign')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=1`, { as: 'editor' }), 403, 'rest_user_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=1`), 401, 'rest_user_cannot_delete')).toBe(true);
-    expect(isWpError(await site.req('DELETE', '/core/v2/users/99999?force=true&reassign=1', { as: 'administrator' }), 404, 'rest_user_invalid_id')).toBe(true);
+    expect(await site.req('DELETE', `/core/v2/users/${id}`, { as: 'administrator' })).toBeWpError(400, 'rest_missing_callback_param');
+    expect(await site.req('DELETE', `/core/v2/users/${id}?reassign=${site.users.editor.id}`, { as: 'administrator' })).toBeWpError(501, 'rest_trash_not_supported');
+    expect(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=${id}`, { as: 'administrator' })).toBeWpError(400, 'rest_user_invalid_reassign');
+    expect(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=99999`, { as: 'administrator' })).toBeWpError(400, 'rest_user_invalid_reassign');
+    expect(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=1`, { as: 'editor' })).toBeWpError(403, 'rest_user_cannot_delete');
+    expect(await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=1`)).toBeWpError(401, 'rest_user_cannot_delete');
+    expect(await site.req('DELETE', '/core/v2/users/99999?force=true&reassign=1', { as: 'administrator' })).toBeWpError(404, 'rest_user_invalid_id');
   });
 
   it('moves the content to the reassigned user in one go', async () => {
@@ -182,10 +182,10 @@ describe('UserDelete', () => {
     expect(res.body.previous).toMatchObject({ id, username: 'leaver2' });
     const moved = await site.req('GET', `/core/v2/posts/${post.body.id}`);
     expect(moved.body.author).toBe(site.users.editor.id);
-    expect(isWpError(await site.req('GET', `/core/v2/users/${id}`, { as: 'administrator' }), 404, 'rest_user_invalid_id')).toBe(true);
+    expect(await site.req('GET', `/core/v2/users/${id}`, { as: 'administrator' })).toBeWpError(404, 'rest_user_invalid_id');
     expect(await site.db.prisma.appPassword.count({ where: { userId: id } })).toBe(0);
     // The deleted user's application password no longer signs in.
-    expect(isWpError(await site.req('GET', '/core/v2/posts', { as: leaver }), 401, 'invalid_username')).toBe(true);
+    expect(await site.req('GET', '/core/v2/posts', { as: leaver })).toBeWpError(401, 'invalid_username');
   });
 
   it('deletes the content with reassign=false', async () => {
@@ -197,7 +197,7 @@ describe('UserDelete', () => {
     const others = await site.db.prisma.content.count({ where: { authorId: site.users.author.id } });
     const res = await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=false`, { as: 'administrator' });
     expect(res.status).toBe(200);
-    expect(isWpError(await site.req('GET', `/core/v2/posts/${post.body.id}`, { as: 'administrator' }), 404, 'rest_post_invalid_id')).toBe(true);
+    expect(await site.req('GET', `/core/v2/posts/${post.body.id}`, { as: 'administrator' })).toBeWpError(404, 'rest_post_invalid_id');
     expect(await site.db.prisma.content.count({ where: { parentId: post.body.id } })).toBe(0);
     expect(await site.db.prisma.content.count({ where: { authorId: site.users.author.id } })).toBe(others);
     expect(postByAuthor).toBeGreaterThan(0);
