@@ -20,12 +20,12 @@ export type App = Awaited<ReturnType<typeof createApp>>;
 export function createApp(config: Config, db: Db) {
   const operations = loadOperations(schema);
   const run = createRunner(schema, operations);
-  const table = buildRouteTable(run, {
+  const table = buildRouteTable({
     namespaces: namespacesFor(config.deployment),
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
   });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
-  const dispatcher = createDispatcher({ db, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache });
+  const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache });
 
   const yoga = createYoga({
     schema,
@@ -60,7 +60,7 @@ export function createApp(config: Config, db: Db) {
   }
 
   return {
-    config, db, table, operations, yoga, cache, fetch, isRest, isAdmin, admin,
+    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     root: dispatcher.root,
   };

@@ -13,6 +13,7 @@ import { allowedMethods, routeData } from './discovery.js';
 import { applyFields, parseFieldsParam } from './shape/fields.js';
 import { embedLinks, parseEmbedParam } from './shape/embed.js';
 import type { ResponseCache } from './cache.js';
+import type { Runner } from './execute.js';
 
 export interface CoreRequest {
   method: string;
@@ -36,6 +37,8 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface DispatcherOptions {
   db: Db;
+  /** Runs the prepared operations the endpoints name. */
+  run: Runner;
   table: RouteEntry[];
   restPrefix: string;
   siteUrl: string;
@@ -97,6 +100,20 @@ export function createDispatcher(o: DispatcherOptions) {
       if (params[name] !== undefined && !arg.skipValidation) params[name] = sanitizeValue(params[name], arg, name);
     }
     clampIntParams(params); // GraphQL Int is 32-bit: out-of-range ids and pages become impossible ones, not 500s
+  }
+
+  /**
+   * The one way an endpoint runs, once its params are merged: validate and sanitise them, then
+   * call the handler with its operation bound to the caller. Single requests, `_embed`
+   * sub-requests and batch items all come through here.
+   */
+  async function executeEndpoint(endpoint: Endpoint, params: Params, r: Omit<GatewayRequest, 'params' | 'run'>): Promise<RouteResult> {
+    validateParams(endpoint, params);
+    const run: GatewayRequest['run'] = (context, variables, operation = endpoint.operation) => {
+      if (!operation || (operation !== endpoint.operation && !endpoint.alsoRuns?.includes(operation))) throw new Error(`endpoint does not declare operation ${operation}`);
+      return o.run(operation, context, variables, r.ctx);
+    };
+    return endpoint.handler({ ...r, params, run });
   }
 
   function baseHeaders(ctx: Context | null, request: CoreRequest): Record<string, string> {
@@ -199,10 +216,7 @@ export function createDispatcher(o: DispatcherOptions) {
         const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
           ? parseQueryString(request.body.toString('utf8')) : {};
         const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
-        validateParams(endpoint, params);
-
-        const gatewayRequest: GatewayRequest = { method: method as Method, path, params, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams };
-        const result = await endpoint.handler(gatewayRequest);
+        const result = await executeEndpoint(endpoint, params, { method: method as Method, path, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams });
         const fields = parseFieldsParam(query._fields);
         const embed = parseEmbedParam(query._embed);
         if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
@@ -248,8 +262,7 @@ export function createDispatcher(o: DispatcherOptions) {
       const query = parseQueryString(url.search);
       const params: Params = { ...matched.pathParams, ...query, context: 'embed' };
       if (!matched.route.pattern.includes('(?P<')) params.per_page ??= '100';
-      validateParams(endpoint, params);
-      const result = await endpoint.handler({ method: 'GET', path, params, pathParams: matched.pathParams, headers: new Headers(), ctx, root, query: url.searchParams, embedded: true });
+      const result = await executeEndpoint(endpoint, params, { method: 'GET', path, pathParams: matched.pathParams, headers: new Headers(), ctx, root, query: url.searchParams, embedded: true });
       return { status: result.status, body: result.body };
     } catch (err) {
       const { status, body } = errorResult(err);
@@ -257,7 +270,7 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  return { handle, root, match };
+  return { handle, root, match, executeEndpoint };
 }
 
 function allowsNull(type: unknown): boolean {

@@ -1,6 +1,7 @@
 // The shapes shared by the route table, dispatch and discovery.
 import type { ArgSchema } from './validate.js';
 import type { Context } from '../src/context.js';
+import type { RestContext } from '../src/resources/define.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -27,6 +28,11 @@ export interface GatewayRequest {
   query: URLSearchParams;
   /** Set on the sub-requests of `_embed`: no totals are needed. */
   embedded?: boolean;
+  /**
+   * Runs the endpoint's operation (or another it declares in `alsoRuns`) with the request's
+   * caller; `context` picks the View/Edit/Embed fragment.
+   */
+  run(context: RestContext | undefined, variables: Record<string, unknown>, operation?: string): Promise<Record<string, any>>;
 }
 
 export interface RouteResult {
@@ -45,6 +51,8 @@ export interface Endpoint {
   permission: string;
   /** Name of the GraphQL operation it runs (operations/*.graphql); a contract test checks it exists. */
   operation?: string;
+  /** Other operations its handler may run (trash beside delete). */
+  alsoRuns?: string[];
   /** Runs the endpoint once its params are merged, validated and sanitised. */
   handler: (req: GatewayRequest) => Promise<RouteResult>;
 }

@@ -6,9 +6,10 @@ import type { EnumDef, Resource } from '../../src/resources/define.js';
 import { ContentStatusFilter, Order, Relation, SearchColumn } from '../../src/resources/enums.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
 import { inputOf, restValues, writeArgs as resourceWriteArgs } from '../resources.js';
-import type { Runner } from '../execute.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
+import { RestError } from '../../src/errors.js';
+import { forbiddenContext, requireCapForEdit } from '../edit-context.js';
 import { contextArg, idArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { itemAllow, withContentLinks } from '../shape/links.js';
@@ -42,7 +43,7 @@ export function taxonomyFilter(value: unknown): Record<string, unknown> | undefi
   return { terms: v.terms ?? [], operator: names(Relation, v.operator), includeChildren: v.include_children };
 }
 
-export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[] {
+export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
   const d = o.descriptor;
   const op = d.graphqlName;
   const listField = d.graphqlPlural;
@@ -64,10 +65,11 @@ export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[]
     async handler(req) {
       const p = req.params;
       const context = contextOf(p);
-      const data = await run(`${op}sList`, context, {
-        filter: o.filter(p), context, page: p.page, perPage: p.per_page, offset: p.offset, order: names(Order, p.order), orderby: names(o.orderBy, p.orderby),
+      requireCapForEdit(req.ctx, context, d.caps.edit_posts, 'Sorry, you are not allowed to edit posts in this post type.');
+      const data = await req.run(context, {
+        filter: o.filter(p), page: p.page, perPage: p.per_page, offset: p.offset, order: names(Order, p.order), orderby: names(o.orderBy, p.orderby),
         ignoreSticky: p.ignore_sticky, withTotal: true,
-      }, req.ctx);
+      });
       const { total, totalPages, nodes } = data[listField];
       return {
         status: 200,
@@ -82,7 +84,7 @@ export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[]
     args: writeArgs(),
     async handler(req) {
       if (req.params.id !== undefined) throw new WpError('rest_post_exists', 'Cannot create existing post.', 400);
-      const data = await run(`${op}Create`, 'edit', { input: input(req.params) }, req.ctx);
+      const data = await req.run('edit', { input: input(req.params) });
       const item = data[`create${op}`];
       const result = itemResult(req, item, 201, 'edit');
       result.headers = { Location: `${collectionUrl(req)}/${item.id}` };
@@ -99,36 +101,58 @@ export function contentRoutes(o: ContentRouteOptions, run: Runner): RouteEntry[]
     },
     async handler(req) {
       const context = contextOf(req.params);
-      const data = await run(`${op}Get`, context, {
-        id: Number(req.params.id), context, password: req.params.password, excerptLength: req.params.excerpt_length,
-      }, req.ctx);
-      const item = data[itemField];
+      const read = async (password: unknown) => (await req.run(context, { id: Number(req.params.id), password, excerptLength: req.params.excerpt_length }))[itemField];
+      const item = context === 'edit' ? await readForEdit(req, () => read(req.params.password), () => read(undefined)) : await read(req.params.password);
       const result = itemResult(req, item, 200, context);
       if (item.status === 'publish') result.headers = { Link: `<${item.link}>; rel="alternate"; type=text/html` };
       return result;
     },
   };
 
+  /**
+   * The posts controller's order for context=edit: 404, then the edit right, then the password,
+   * then the read right. The domain checks existence, password and reading; the edit right is
+   * read from the item (`_can_edit`). One who cannot read cannot edit; a wrong password is the
+   * answer only for one who may edit, which a read without the password tells.
+   */
+  async function readForEdit(req: GatewayRequest, read: () => Promise<Record<string, unknown>>, withoutPassword: () => Promise<Record<string, unknown>>) {
+    const refuse = () => forbiddenContext(req.ctx, 'Sorry, you are not allowed to edit this post.');
+    let item: Record<string, unknown>;
+    try {
+      item = await read();
+    } catch (err) {
+      const code = err instanceof RestError ? err.extensions.code : null;
+      if (code === 'rest_forbidden') throw refuse();
+      if (code === 'rest_post_incorrect_password') {
+        const probe = await withoutPassword().catch(() => null);
+        if (!probe?._can_edit) throw refuse();
+      }
+      throw err;
+    }
+    if (!item._can_edit) throw refuse();
+    return item;
+  }
+
   const update: Endpoint = {
     methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: d.caps.edit_posts, operation: `${op}Update`,
     args: { id: idArg, ...writeArgs() },
     async handler(req) {
-      const data = await run(`${op}Update`, 'edit', { id: Number(req.params.id), input: input(req.params) }, req.ctx);
+      const data = await req.run('edit', { id: Number(req.params.id), input: input(req.params) });
       return itemResult(req, data[`update${op}`], 200, 'edit');
     },
   };
 
   const remove: Endpoint = {
-    methods: ['DELETE'], allowBatch: true, permission: d.caps.delete_posts, operation: `${op}Delete`,
+    methods: ['DELETE'], allowBatch: true, permission: d.caps.delete_posts, operation: `${op}Delete`, alsoRuns: [`${op}Trash`],
     args: { id: idArg, force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
     async handler(req) {
       const id = Number(req.params.id);
       if (req.params.force) {
-        const data = await run(`${op}Delete`, 'edit', { id }, req.ctx);
+        const data = await req.run('edit', { id });
         const { deleted, previous } = data[`delete${op}`];
         return { status: 200, body: { deleted, previous: shape(req, 'edit')(previous) } };
       }
-      const data = await run(`${op}Trash`, 'edit', { id }, req.ctx);
+      const data = await req.run('edit', { id }, `${op}Trash`);
       return itemResult(req, data[`trash${op}`], 200, 'edit');
     },
   };

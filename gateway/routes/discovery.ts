@@ -1,6 +1,5 @@
 // The index `/` and one index route per namespace, built from the rest of the table.
 import type { Endpoint, RouteEntry } from '../types.js';
-import type { Runner } from '../execute.js';
 import { routesObject } from '../discovery.js';
 
 export interface DiscoveryOptions {
@@ -10,13 +9,13 @@ export interface DiscoveryOptions {
   authorizationUrl: string;
 }
 
-export function discoveryRoutes(o: DiscoveryOptions, run: Runner): RouteEntry[] {
+export function discoveryRoutes(o: DiscoveryOptions): RouteEntry[] {
   const index: Endpoint = {
     methods: ['GET'], permission: 'public', operation: 'SiteIndex',
     // As WordPress: a default and no enum, so `context=help` is accepted and adds the schemas.
     args: { context: { default: 'view' } },
     async handler(req) {
-      const { site } = await run('SiteIndex', undefined, {}, req.ctx);
+      const { site } = await req.run(undefined, {});
       const { site_logo, site_icon, site_icon_url, ...description } = site;
       return {
         status: 200,

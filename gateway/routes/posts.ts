@@ -1,13 +1,12 @@
 // core/v2/posts
 import type { RouteEntry } from '../types.js';
-import type { Runner } from '../execute.js';
 import { postCollectionArgs } from '../args/posts.js';
 import { PostResource } from '../../src/resources/content.js';
 import { POST_TYPE } from '../../src/resources/content-types.js';
 import { PostFormat, PostOrderBy, Relation } from '../../src/resources/enums.js';
 import { commonFilter, contentRoutes, taxonomyFilter } from './content.js';
 
-export function postRoutes(run: Runner): RouteEntry[] {
+export function postRoutes(): RouteEntry[] {
   return contentRoutes({
     descriptor: POST_TYPE, resource: PostResource, orderBy: PostOrderBy,
     collectionArgs: postCollectionArgs,
@@ -18,5 +17,5 @@ export function postRoutes(run: Runner): RouteEntry[] {
       tags: taxonomyFilter(p.tags), tagsExclude: taxonomyFilter(p.tags_exclude), sticky: p.sticky,
       format: Array.isArray(p.format) ? p.format.map((f) => PostFormat.nameOf(String(f))) : undefined,
     }),
-  }, run);
+  });
 }

@@ -1,9 +1,9 @@
 // core/v2/categories and core/v2/tags
 import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry } from '../types.js';
-import type { Runner } from '../execute.js';
 import type { RestContext } from '../operations.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
+import { requireCapForEdit } from '../edit-context.js';
 import type { Resource } from '../../src/resources/define.js';
 import { CategoryResource, TagResource } from '../../src/resources/terms.js';
 import { Order, TermOrderBy } from '../../src/resources/enums.js';
@@ -49,7 +49,7 @@ function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, a
   return { ...rest, _links: links };
 }
 
-function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
+function routes(t: TaxonomyRoute): RouteEntry[] {
   const ctxOf = (p: Params) => (p.context as RestContext) ?? 'view';
   const input = (p: Params) => inputOf(t.resource, p);
   const writeArgs = (create: boolean) => resourceWriteArgs(t.resource, { create });
@@ -60,10 +60,11 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
     async handler(req) {
       const p = req.params;
       const context = ctxOf(p);
-      const data = await run(`${t.list}List`, context, {
+      requireCapForEdit(req.ctx, context, manage, 'Sorry, you are not allowed to edit terms in this taxonomy.');
+      const data = await req.run(context, {
         filter: { search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, parent: p.parent, post: p.post ?? undefined, hideEmpty: p.hide_empty },
-        context, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: TermOrderBy.nameOf(String(p.orderby)), withTotal: !req.embedded,
-      }, req.ctx);
+        page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: TermOrderBy.nameOf(String(p.orderby)), withTotal: !req.embedded,
+      });
       const { total, totalPages, nodes } = data[t.list[0].toLowerCase() + t.list.slice(1)];
       return {
         status: 200, body: nodes.map((n: Record<string, unknown>) => termLinks(req, t, n)),
@@ -74,7 +75,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
   const create: Endpoint = {
     methods: ['POST'], allowBatch: true, permission: manage, operation: `${t.op}Create`, args: writeArgs(true),
     async handler(req) {
-      const data = await run(`${t.op}Create`, 'edit', { input: input(req.params) }, req.ctx);
+      const data = await req.run('edit', { input: input(req.params) });
       const item = data[`create${t.op}`];
       return { status: 201, body: termLinks(req, t, item), headers: { Location: `${req.root}core/v2/${t.base}/${item.id}` } };
     },
@@ -82,14 +83,17 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
   const get: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.op}Get`, args: { id: idArg, context: contextArg() },
     async handler(req) {
-      const data = await run(`${t.op}Get`, ctxOf(req.params), { id: Number(req.params.id), context: ctxOf(req.params) }, req.ctx);
+      // As the terms controller: 404 first, then the edit right.
+      const context = ctxOf(req.params);
+      const data = await req.run(context, { id: Number(req.params.id) });
+      requireCapForEdit(req.ctx, context, manage, 'Sorry, you are not allowed to edit this term.');
       return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()]) };
     },
   };
   const update: Endpoint = {
     methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: manage, operation: `${t.op}Update`, args: { id: idArg, ...writeArgs(false) },
     async handler(req) {
-      const data = await run(`${t.op}Update`, 'edit', { id: Number(req.params.id), input: input(req.params) }, req.ctx);
+      const data = await req.run('edit', { id: Number(req.params.id), input: input(req.params) });
       return { status: 200, body: termLinks(req, t, data[`update${t.op}`]) };
     },
   };
@@ -97,7 +101,7 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
     methods: ['DELETE'], allowBatch: true, permission: manage, operation: `${t.op}Delete`,
     args: { id: idArg, force: { type: 'boolean', default: false, description: 'Required to be true, as terms do not support trashing.' } },
     async handler(req) {
-      const data = await run(`${t.op}Delete`, 'edit', { id: Number(req.params.id), force: req.params.force }, req.ctx);
+      const data = await req.run('edit', { id: Number(req.params.id), force: req.params.force });
       const { deleted, previous } = data[`delete${t.op}`];
       return { status: 200, body: { deleted, previous: termLinks(req, t, previous) } };
     },
@@ -108,9 +112,9 @@ function routes(t: TaxonomyRoute, run: Runner): RouteEntry[] {
   ];
 }
 
-export function termRoutes(run: Runner): RouteEntry[] {
+export function termRoutes(): RouteEntry[] {
   return [
-    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true, resource: CategoryResource }, run),
-    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false, resource: TagResource }, run),
+    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true, resource: CategoryResource }),
+    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false, resource: TagResource }),
   ];
 }

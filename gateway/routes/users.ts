@@ -2,11 +2,11 @@
 // (WordPress's users and application-passwords controllers). Their arguments live here too: the
 // shared sets in gateway/args/ belong to the content routes.
 import type { ArgDef, Endpoint, GatewayRequest, Method, Params, RouteEntry, RouteResult } from '../types.js';
-import type { Runner } from '../execute.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
 import { contextArg, pagingArgs } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
+import { editCheckAfter, forbiddenContext } from '../edit-context.js';
 import { ApplicationPasswordResource, UserResource } from '../../src/resources/users.js';
 import { Order, UserOrderBy, UserWho } from '../../src/resources/enums.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
@@ -97,7 +97,7 @@ function reassignParam(value: unknown): number | null {
 
 const userInput = (p: Params) => inputOf(UserResource, p);
 
-export function userRoutes(run: Runner): RouteEntry[] {
+export function userRoutes(): RouteEntry[] {
   const itemResult = (req: GatewayRequest, item: Item, status: number, context: string): RouteResult => ({
     status, body: shapeUser(req.root, item, context), allow: userAllow(item),
   });
@@ -114,9 +114,12 @@ export function userRoutes(run: Runner): RouteEntry[] {
         capabilities: p.capabilities, who: p.who === undefined ? undefined : UserWho.nameOf(String(p.who)),
         hasPublishedPosts: published === true ? ['post', 'page'] : Array.isArray(published) ? published : undefined,
       };
-      const data = await run('UsersList', context, {
-        filter, context, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: UserOrderBy.nameOf(String(p.orderby)), withTotal: true,
-      }, req.ctx);
+      // As the users controller: the role and capability filters are refused before the edit context.
+      const data = await editCheckAfter(req.ctx, context, req.ctx.can('list_users'), ['rest_user_cannot_view'],
+        () => forbiddenContext(req.ctx, 'Sorry, you are not allowed to list users.'),
+        () => req.run(context, {
+          filter, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: UserOrderBy.nameOf(String(p.orderby)), withTotal: true,
+        }));
       const { total, totalPages, nodes } = data.users;
       return {
         status: 200,
@@ -131,7 +134,7 @@ export function userRoutes(run: Runner): RouteEntry[] {
     args: userWriteArgs(true),
     async handler(req) {
       if (req.params.id !== undefined) throw new WpError('rest_user_exists', 'Cannot create existing user.', 400);
-      const data = await run('UserCreate', 'edit', { input: userInput(req.params) }, req.ctx);
+      const data = await req.run('edit', { input: userInput(req.params) });
       const item = data.createUser;
       return { ...itemResult(req, item, 201, 'edit'), headers: { Location: `${req.root}core/v2/users/${item.id}` } };
     },
@@ -142,7 +145,11 @@ export function userRoutes(run: Runner): RouteEntry[] {
     args: me ? { context: contextArg() } : { id: userIdArg, context: contextArg() },
     async handler(req) {
       const context = contextOf(req.params);
-      const data = await run('UserGet', context, { id: me ? null : Number(req.params.id), context }, req.ctx);
+      const data = await req.run(context, { id: me ? null : Number(req.params.id) });
+      // As the users controller: 404, then one's own record, then the edit context needs list_users.
+      if (context === 'edit' && data.user.id !== req.ctx.viewer?.id && !req.ctx.can('list_users')) {
+        throw forbiddenContext(req.ctx, 'Sorry, you are not allowed to list users.', 'rest_user_cannot_view');
+      }
       return itemResult(req, data.user, 200, context);
     },
   });
@@ -151,7 +158,7 @@ export function userRoutes(run: Runner): RouteEntry[] {
     methods: ['POST', 'PUT', 'PATCH'], allowBatch: !me, permission: me ? 'read' : 'edit_users', operation: 'UserUpdate',
     args: me ? userWriteArgs(false) : { id: userIdArg, ...userWriteArgs(false) },
     async handler(req) {
-      const data = await run('UserUpdate', 'edit', { id: me ? null : Number(req.params.id), input: userInput(req.params) }, req.ctx);
+      const data = await req.run('edit', { id: me ? null : Number(req.params.id), input: userInput(req.params) });
       return itemResult(req, data.updateUser, 200, 'edit');
     },
   });
@@ -161,7 +168,7 @@ export function userRoutes(run: Runner): RouteEntry[] {
     args: me ? userDeleteArgs() : { id: userIdArg, ...userDeleteArgs() },
     async handler(req) {
       const reassign = reassignParam(req.params.reassign);
-      const data = await run('UserDelete', 'edit', { id: me ? null : Number(req.params.id), force: req.params.force === true, reassign }, req.ctx);
+      const data = await req.run('edit', { id: me ? null : Number(req.params.id), force: req.params.force === true, reassign });
       const { deleted, previous } = data.deleteUser;
       return { status: 200, body: { deleted, previous: shapeUser(req.root, previous, 'edit') } };
     },
@@ -181,7 +188,7 @@ function shapeAppPassword(root: string, item: Item): Item {
   return { ...rest, _links: { self: [{ href: `${root}core/v2/users/${_user}/application-passwords/${item.uuid}` }] } };
 }
 
-export function applicationPasswordRoutes(run: Runner): RouteEntry[] {
+export function applicationPasswordRoutes(): RouteEntry[] {
   const base = '/core/v2/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
   const userId = (req: GatewayRequest) => userIdParam(req.pathParams.user_id);
   const input = (p: Params) => inputOf(ApplicationPasswordResource, p);
@@ -191,14 +198,14 @@ export function applicationPasswordRoutes(run: Runner): RouteEntry[] {
   const list: Endpoint = {
     methods: ['GET'], permission: 'read', operation: 'ApplicationPasswordsList', args: viewContext(),
     async handler(req) {
-      const data = await run('ApplicationPasswordsList', contextOf(req.params), { userId: userId(req) }, req.ctx);
+      const data = await req.run(contextOf(req.params), { userId: userId(req) });
       return { status: 200, body: data.applicationPasswords.map((i: Item) => shapeAppPassword(req.root, i)) };
     },
   };
   const create: Endpoint = {
     methods: ['POST'], permission: 'read', operation: 'ApplicationPasswordCreate', args: appPasswordWriteArgs(true),
     async handler(req) {
-      const data = await run('ApplicationPasswordCreate', undefined, { userId: userId(req), input: input(req.params) }, req.ctx);
+      const data = await req.run(undefined, { userId: userId(req), input: input(req.params) });
       const body = shapeAppPassword(req.root, data.createApplicationPassword);
       return { status: 201, body, headers: { Location: (body._links as { self: { href: string }[] }).self[0].href } };
     },
@@ -206,35 +213,35 @@ export function applicationPasswordRoutes(run: Runner): RouteEntry[] {
   const removeAll: Endpoint = {
     methods: ['DELETE'], permission: 'read', operation: 'ApplicationPasswordsDelete', args: {},
     async handler(req) {
-      const data = await run('ApplicationPasswordsDelete', undefined, { userId: userId(req) }, req.ctx);
+      const data = await req.run(undefined, { userId: userId(req) });
       return { status: 200, body: data.deleteApplicationPasswords };
     },
   };
   const introspect: Endpoint = {
     methods: ['GET'], permission: 'read', operation: 'ApplicationPasswordIntrospect', args: viewContext(),
     async handler(req) {
-      const data = await run('ApplicationPasswordIntrospect', contextOf(req.params), { userId: userId(req) }, req.ctx);
+      const data = await req.run(contextOf(req.params), { userId: userId(req) });
       return { status: 200, body: shapeAppPassword(req.root, data.currentApplicationPassword) };
     },
   };
   const get: Endpoint = {
     methods: ['GET'], permission: 'read', operation: 'ApplicationPasswordGet', args: viewContext(),
     async handler(req) {
-      const data = await run('ApplicationPasswordGet', contextOf(req.params), { userId: userId(req), uuid: req.pathParams.uuid }, req.ctx);
+      const data = await req.run(contextOf(req.params), { userId: userId(req), uuid: req.pathParams.uuid });
       return { status: 200, body: shapeAppPassword(req.root, data.applicationPassword) };
     },
   };
   const update: Endpoint = {
     methods: ['POST', 'PUT', 'PATCH'], permission: 'read', operation: 'ApplicationPasswordUpdate', args: appPasswordWriteArgs(false),
     async handler(req) {
-      const data = await run('ApplicationPasswordUpdate', undefined, { userId: userId(req), uuid: req.pathParams.uuid, input: input(req.params) }, req.ctx);
+      const data = await req.run(undefined, { userId: userId(req), uuid: req.pathParams.uuid, input: input(req.params) });
       return { status: 200, body: shapeAppPassword(req.root, data.updateApplicationPassword) };
     },
   };
   const remove: Endpoint = {
     methods: ['DELETE'], permission: 'read', operation: 'ApplicationPasswordDelete', args: {},
     async handler(req) {
-      const data = await run('ApplicationPasswordDelete', undefined, { userId: userId(req), uuid: req.pathParams.uuid }, req.ctx);
+      const data = await req.run(undefined, { userId: userId(req), uuid: req.pathParams.uuid });
       const { deleted, previous } = data.deleteApplicationPassword;
       return { status: 200, body: { deleted, previous: shapeAppPassword(req.root, previous) } };
     },

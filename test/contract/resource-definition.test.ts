@@ -91,7 +91,7 @@ describe('every route serves its resource schema', () => {
   beforeAll(async () => { site = await createTestSite(); });
   afterAll(async () => { await site?.close(); });
 
-  const table = () => buildRouteTable(async () => ({}), { namespaces: ['core/v2'], authorizationUrl: 'http://x/authorize' });
+  const table = () => buildRouteTable({ namespaces: ['core/v2'], authorizationUrl: 'http://x/authorize' });
   const isIndex = (r: RouteEntry) => r.pattern === '/' || r.endpoints.every((e) => !e.operation && 'namespace' in e.args);
 
   it('declares a schema on every route but the indexes (as WordPress)', () => {
@@ -142,7 +142,7 @@ describe('every route serves its resource schema', () => {
       namespace: 'test/v1', pattern: '/test/v1/gadgets', schema: () => itemSchema(withShade),
       endpoints: [{ methods: ['POST'], permission: 'public', args: writeArgs(withShade, { create: true }), handler: async (req) => ({ status: 201, body: inputOf(withShade, req.params) }) }],
     };
-    const dispatcher = createDispatcher({ db: site.db, table: [route], restPrefix: '/wp-json', siteUrl: 'http://site.test', cache: null });
+    const dispatcher = createDispatcher({ db: site.db, run: site.app.run, table: [route], restPrefix: '/wp-json', siteUrl: 'http://site.test', cache: null });
     const options = await dispatcher.handle({ method: 'OPTIONS', url: '/wp-json/test/v1/gadgets', headers: new Headers(), body: null });
     expect(JSON.parse(options.body).schema.properties.shade_of_grey.enum).toEqual(['light', 'dark-ish']);
     expect(JSON.parse(options.body).endpoints[0].args.shade_of_grey).toMatchObject({ type: 'string', enum: ['light', 'dark-ish'], required: false });

@@ -29,7 +29,7 @@ describe('schema.graphql', () => {
 
   it('names only operations that exist, for every endpoint of the route table', () => {
     const names = new Set(loadOperations(schema).names());
-    const table = buildRouteTable(async () => ({}), { namespaces: ['core/v2'], authorizationUrl: 'http://x/authorize' });
+    const table = buildRouteTable({ namespaces: ['core/v2'], authorizationUrl: 'http://x/authorize' });
     const named = table.flatMap((r) => r.endpoints.map((e) => e.operation)).filter((n): n is string => !!n);
     expect(named.length).toBeGreaterThan(20);
     expect(named.filter((n) => !names.has(n))).toEqual([]);

@@ -13,7 +13,7 @@ import type PrismaTypes from '../../generated/pothos-types.js';
 
 type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
 import {
-  checkDelete, checkListContext, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
+  checkDelete, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
   orderedPageIds, readableRows, saveContent, trashContent,
   type ContentInput, type ListFilter, type ListPaging,
 } from './service.js';
@@ -59,11 +59,10 @@ export function defineContentType(def: ContentTypeDefinition): void {
       description: `One ${lower} by id.`,
       args: {
         id: t.arg.int({ required: true, description: 'Id.' }),
-        context: t.arg.string({ required: false, defaultValue: 'view', description: `view, embed or edit (edit needs the right to edit the ${lower}).` }),
         password: t.arg.string({ required: false, description: `The ${lower} password, to see protected content.` }),
       },
       resolve: async (query, _root, args, ctx) => {
-        const row = await checkReadItem(ctx, d.type, args.id, args.context ?? 'view', args.password);
+        const row = await checkReadItem(ctx, d.type, args.id, args.password);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
       },
     }),
@@ -72,7 +71,6 @@ export function defineContentType(def: ContentTypeDefinition): void {
       description: `A page of ${d.plural}, newest first by default.`,
       args: {
         filter: t.arg({ type: ContentListFilter, required: false, description: 'Filters.' }),
-        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit.' }),
         page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
         perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
         offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
@@ -82,7 +80,6 @@ export function defineContentType(def: ContentTypeDefinition): void {
       },
       resolve: async (_root, args, ctx) => {
         const filter = (args.filter ?? {}) as ListFilter;
-        checkListContext(ctx, d.type, args.context ?? 'view');
         checkStatusFilter(ctx, d.type, filter.status ?? [], 'publish');
         const page = args.page ?? 1;
         const perPage = args.perPage ?? 10;

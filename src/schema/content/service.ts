@@ -306,24 +306,15 @@ export async function findContent(ctx: Context, type: string, id: number) {
   return row;
 }
 
-/** The single-item read checks of the posts controller, in its order. */
-export async function checkReadItem(ctx: Context, type: string, id: number, context: string, password?: string | null) {
+/** The single-item read checks of the posts controller, in its order: existence, password, read right. */
+export async function checkReadItem(ctx: Context, type: string, id: number, password?: string | null) {
   const row = await findContent(ctx, type, id);
-  if (context === 'edit' && !canEditContent(ctx, row)) {
-    throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(!!ctx.viewer));
-  }
   if (password) {
     if (row.password !== password) throw restError('rest_post_incorrect_password', 'Incorrect post password.', 403);
     ctx.offeredPasswords.set(row.id, password);
   }
   if (!canReadContent(ctx, row)) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
   return row;
-}
-
-export function checkListContext(ctx: Context, type: string, context: string): void {
-  if (context === 'edit' && !ctx.can(contentTypeOf(type).caps.edit_posts)) {
-    throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(!!ctx.viewer));
-  }
 }
 
 // ---------------------------------------------------------------- writing

@@ -71,13 +71,9 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
       type: ref, description: `One ${lower} by id.`,
       args: {
         id: t.arg.int({ required: true, description: 'Id.' }),
-        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit (edit needs the right to manage terms).' }),
       },
       resolve: async (query, _r, args, ctx) => {
         await findTerm(ctx, taxonomy, args.id);
-        if (args.context === 'edit' && !ctx.can('manage_categories')) {
-          throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit this term.', ctx.viewer ? 403 : 401);
-        }
         return ctx.prisma.term.findUniqueOrThrow({ ...query, where: { id: args.id } });
       },
     }),
@@ -90,12 +86,8 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
         offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
         order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'asc', description: 'Order sort attribute ascending or descending.' }),
         orderby: t.arg({ type: enumRef(TermOrderBy), required: false, defaultValue: 'name', description: 'Sort collection by term attribute.' }),
-        context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit.' }),
       },
       resolve: async (_r, args, ctx) => {
-        if (args.context === 'edit' && !ctx.can('manage_categories')) {
-          throw restError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', ctx.viewer ? 403 : 401);
-        }
         const filter = (args.filter ?? {}) as TermFilter;
         // As the terms controller: the post must exist, and its terms are shown only to those who may read it.
         if (filter.post != null) await checkPostForTerms(ctx, filter.post);

@@ -64,11 +64,10 @@ builder.queryFields((t) => ({
     description: 'One user by id; without an id, the signed-in caller ("me").',
     args: {
       id: t.arg.int({ required: false, description: 'User id; omit for the caller.' }),
-      context: t.arg.string({ required: false, defaultValue: 'view', description: 'view, embed or edit (edit needs the right to edit the user).' }),
     },
     resolve: async (query, _root, args, ctx) => {
       const id = resolveUserId(ctx, args.id);
-      const user = await checkReadUser(ctx, id, args.context ?? 'view');
+      const user = await checkReadUser(ctx, id);
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),
@@ -77,7 +76,6 @@ builder.queryFields((t) => ({
     description: 'A page of users, by name by default. Callers who may not list users see only authors of published content.',
     args: {
       filter: t.arg({ type: UserListFilter, required: false }),
-      context: t.arg.string({ required: false, defaultValue: 'view' }),
       page: t.arg.int({ required: false, defaultValue: 1 }),
       perPage: t.arg.int({ required: false, defaultValue: 10 }),
       offset: t.arg.int({ required: false }),
@@ -87,7 +85,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const filter = (args.filter ?? {}) as Filter;
       const orderby = (args.orderby as string) ?? 'name';
-      checkUserListAccess(ctx, filter, args.context ?? 'view', orderby);
+      checkUserListAccess(ctx, filter, orderby);
       const page = args.page ?? 1;
       const perPage = args.perPage ?? 10;
       if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);

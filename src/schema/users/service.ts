@@ -49,12 +49,9 @@ async function hasPublishedContent(ctx: Context, userId: number): Promise<boolea
 }
 
 /** get_item_permissions_check of the users controller, in its order. */
-export async function checkReadUser(ctx: Context, id: number, context: string) {
+export async function checkReadUser(ctx: Context, id: number) {
   const user = await findUser(ctx, id);
   if (ctx.viewer?.id === user.id) return user;
-  if (context === 'edit' && !ctx.can('list_users')) {
-    throw restError('rest_user_cannot_view', 'Sorry, you are not allowed to list users.', authStatus(!!ctx.viewer));
-  }
   if (!ctx.can('list_users') && !canEditUser(ctx, user.id) && !(await hasPublishedContent(ctx, user.id))) {
     throw restError('rest_user_cannot_view', 'Sorry, you are not allowed to list users.', authStatus(!!ctx.viewer));
   }
@@ -77,11 +74,10 @@ export interface UserListFilter {
 export interface UserListPaging { page: number; perPage: number; offset?: number | null; order: 'asc' | 'desc'; orderby: string }
 
 /** get_items_permissions_check of the users controller, in its order. */
-export function checkUserListAccess(ctx: Context, f: UserListFilter, context: string, orderby: string): void {
+export function checkUserListAccess(ctx: Context, f: UserListFilter, orderby: string): void {
   const status = authStatus(!!ctx.viewer);
   if (f.roles?.length && !ctx.can('list_users')) throw restError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', status);
   if (f.capabilities?.length && !ctx.can('list_users')) throw restError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by capability.', status);
-  if (context === 'edit' && !ctx.can('list_users')) throw restError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', status);
   if ((orderby === 'email' || orderby === 'registered_date') && !ctx.can('list_users')) {
     throw restError('rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.', status);
   }
