@@ -1,6 +1,7 @@
 // HTML filtering on save for callers without `unfiltered_html` (authors, contributors), close to
 // WordPress's kses: allowed elements and attributes only, event handlers dropped, a disallowed
-// URL scheme cut off (the rest of the value kept), the text of removed elements kept.
+// URL scheme cut off (the rest of the value kept), the text of removed elements kept. Markup
+// that passes unchanged is stored as written (see onlyReserialised).
 import sanitizeHtml from 'sanitize-html';
 
 const COMMON = ['class', 'id', 'style', 'title', 'role', 'lang', 'dir', 'aria-*', 'data-*'];
@@ -61,14 +62,72 @@ function options(tags: Record<string, string[]>): sanitizeHtml.IOptions {
 const POST = options(POST_TAGS);
 const TITLE = options(TITLE_TAGS);
 
+/**
+ * The same parser and serialiser with nothing filtered: every element, attribute, URL and style
+ * value kept. Listing each start tag with its attribute names as parsed (before anything is
+ * dropped) shows what even this pass drops: attributes with invalid names, unparseable srcset.
+ */
+function serialiseEverything(html: string): { html: string; tags: string[] } {
+  const tags: string[] = [];
+  const out = sanitizeHtml(html, {
+    allowedTags: false,
+    allowedAttributes: false,
+    allowVulnerableTags: true,
+    allowedSchemesAppliedToAttributes: [],
+    parseStyleAttributes: false,
+    disallowedTagsMode: 'discard',
+    nonTextTags: [],
+    parser: { decodeEntities: false },
+    transformTags: { '*': (tagName, attribs) => (tags.push(`${tagName} ${Object.keys(attribs).join(' ')}`), { tagName, attribs }) },
+  });
+  return { html: out, tags };
+}
+
+/**
+ * Input the serialiser drops whatever the options (comments, `<!…>`/`<?…>` declarations, bogus
+ * end tags): never kept as written, the filter's output is stored then, as it always was.
+ */
+const ALWAYS_DROPPED = /<[!?]|<\/(?![a-z])/i;
+
+/** Start and end tags as written, e.g. ['p', '/p']; a `<` inside an attribute value counts too. */
+function tagTokens(html: string): string[] {
+  return [...html.matchAll(/<(\/?[a-z][^\s/>]*)/gi)].map((m) => m[1].toLowerCase());
+}
+
+function isSubsequence(part: string[], whole: string[]): boolean {
+  let i = 0;
+  for (const item of whole) if (i < part.length && item === part[i]) i++;
+  return i === part.length;
+}
+
+/**
+ * Whether filtering removed nothing and only re-serialised the input (`<br>` → `<br />`, quotes,
+ * escaped `<` and `&`, end tags the parser implies): then the input is stored as written.
+ * `guarded` is the input as the filter saw it (block comments replaced by placeholders). Anything
+ * also the unfiltered pass drops (attributes, stray end tags) or that browsers read differently
+ * (NUL, which the placeholders use) counts as a change.
+ */
+function onlyReserialised(html: string, guarded: string, filtered: string): boolean {
+  if (html.includes('\u0000') || ALWAYS_DROPPED.test(guarded)) return false;
+  const everything = serialiseEverything(guarded);
+  if (everything.html !== filtered) return false;
+  if (!isSubsequence(tagTokens(guarded), tagTokens(filtered))) return false;
+  const kept = serialiseEverything(filtered).tags;
+  return kept.length === everything.tags.length && kept.every((t, i) => t === everything.tags[i]);
+}
+
 /** Keeps block comments (`<!-- wp:… -->`), which the sanitiser would drop with all comments. */
 export function filterPostHtml(html: string): string {
   if (!html) return html;
   const comments: string[] = [];
   const guarded = html.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, (c) => `\u0000${comments.push(c) - 1}\u0000`);
-  return sanitizeHtml(guarded, POST).replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);
+  const filtered = sanitizeHtml(guarded, POST);
+  if (onlyReserialised(html, guarded, filtered)) return html;
+  return filtered.replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);
 }
 
 export function filterTitleHtml(html: string): string {
-  return html ? sanitizeHtml(html, TITLE) : html;
+  if (!html) return html;
+  const filtered = sanitizeHtml(html, TITLE);
+  return onlyReserialised(html, html, filtered) ? html : filtered;
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { filterPostHtml, filterTitleHtml } from '../../src/content/kses.js';
+
+describe('filterPostHtml keeps allowed markup as written', () => {
+  it.each([
+    '<img src="x">',
+    '<br>',
+    '<p class=a>',
+    '<P CLASS=A>x</P>',
+    "<a href='https://example.com/' target=_blank rel=noopener>x</a>",
+    '<img alt>',
+    '<p>a<br>b<br/>c</p><hr>',
+    '<table><tr><td>1</td></tr></table>',
+    '<!-- wp:paragraph -->\n<p class=a>x</p>\n<!-- /wp:paragraph -->',
+    'Tom & Jerry',
+    'a < b',
+  ])('%s', (html) => {
+    expect(filterPostHtml(html)).toBe(html);
+  });
+});
+
+describe('filterPostHtml removes what it always removed, the same way', () => {
+  it.each([
+    ['disallowed element, text kept', '<script>x</script>', 'x'],
+    ['with allowed markup around it', '<p class=a>Hi<br><script>x</script></p>', '<p class="a">Hi<br />x</p>'],
+    ['event handler', '<img src=x onerror=alert(1)>', '<img src="x" />'],
+    ['disallowed scheme cut off', '<a href="javascript:alert(1)">x</a>', '<a href="alert(1)">x</a>'],
+    ['stray end tag of a disallowed element', '</script>', ''],
+    ['stray end tag', '<em></b>', '<em></em>'],
+    ['comment', '<!-- note --><p>x</p>', '<p>x</p>'],
+    ['bogus comment', 'a </ b> c', 'a  c'],
+    ['attribute with an invalid name', '<img src=x "onerror=alert(1)>', '<img src="x" />'],
+    ['unparseable style', '<p style="{{{">x</p>', '<p>x</p>'],
+    ['foreign content', '<svg><a href="javascript:1">x</a></svg>', '<a href="1">x</a>'],
+    ['misnested tags', '<b><i>x</b></i>', '<b><i>x</i></b>'],
+  ])('%s', (_label, html, expected) => {
+    expect(filterPostHtml(html)).toBe(expected);
+  });
+});
+
+describe('filterTitleHtml', () => {
+  it('keeps allowed inline markup as written and removes the rest', () => {
+    expect(filterTitleHtml('<b>Bold</b> & <em>it</em>')).toBe('<b>Bold</b> & <em>it</em>');
+    expect(filterTitleHtml('<img src="x"><b>t</b>')).toBe('<b>t</b>');
+  });
+});
