@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Once per run: the migrated, seeded site each test file copies (test/helpers/template.ts).
+    globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/matchers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

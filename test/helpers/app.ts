@@ -1,20 +1,15 @@
 // A fresh site per test file, on SQLite (default) or PostgreSQL (TEST_PROVIDER=postgres), with one
-// user per role and an application password each. Requests go through app.fetch: no ports.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+// user per role and an application password each: a copy of the template built once per run
+// (test/helpers/template.ts). Requests go through app.fetch: no ports.
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { migrate } from '../../src/db/migrate.js';
 import { openDb, type Db } from '../../src/db/client.js';
-import { bootstrapSite } from '../../src/site/bootstrap.js';
-import { createApplicationPassword, createUser } from '../../src/site/operator.js';
 import { createApp, type App } from '../../gateway/app.js';
-import { ROLES, type Role } from '../../src/auth/capabilities.js';
+import type { Role } from '../../src/auth/capabilities.js';
+import { readTemplate, SITE, testDatabase, type SeededUser, type TemplateInfo } from './template.js';
 
 export const provider = process.env.TEST_PROVIDER === 'postgres' ? 'postgres' : 'sqlite';
-export const SITE = 'http://site.test';
+export { SITE };
 export const API = `${SITE}/wp-json`;
 
 export interface TestUser { id: number; login: string; role: Role; password: string; auth: string }
@@ -28,46 +23,27 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-const pgBase = () => process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (provider === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'site-test-'));
-    return { url: `file:${join(dir, 'site.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+let template: TemplateInfo | null | undefined;
+/** The run's template (global setup), or null when there is none: then each site is built from scratch. */
+function siteTemplate(): TemplateInfo | null {
+  if (template === undefined) {
+    let json: string | undefined;
+    try { json = inject('siteTemplate'); } catch { /* not inside a vitest run */ }
+    template = readTemplate(json);
   }
-  const name = `site_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgBase() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(pgBase());
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: pgBase() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return template;
 }
 
 export async function createTestSite(overrides: Partial<Config> = {}): Promise<TestSite> {
-  const { url, drop } = await freshDatabaseUrl();
+  const started = performance.now();
+  const { url, users: seeded, drop } = await testDatabase(provider, siteTemplate());
   const config: Config = { ...loadConfig({}), siteUrl: SITE, databaseUrl: url, ...overrides };
-  await migrate(url);
   const db = await openDb(url);
-  await bootstrapSite(db, { siteUrl: SITE, adminUser: 'admin', adminPassword: 'admin-password' });
   const users = {} as Record<Role, TestUser>;
-  for (const role of ROLES) {
-    const login = role === 'administrator' ? 'admin' : `${role}1`;
-    const user = role === 'administrator'
-      ? (await db.prisma.user.findUniqueOrThrow({ where: { login: 'admin' } }))
-      : await createUser(db, { login, email: `${login}@example.test`, role, password: `${login}-password` });
-    const { password } = await createApplicationPassword(db, user.id, 'tests');
-    users[role] = { id: user.id, login, role, password, auth: 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64') };
+  for (const [role, u] of Object.entries(seeded) as [Role, SeededUser][]) {
+    users[role] = { id: u.id, login: u.login, role, password: u.password, auth: 'Basic ' + Buffer.from(`${u.login}:${u.password}`).toString('base64') };
   }
+  if (process.env.TEST_TIMINGS === '1') console.log(`createTestSite (${provider}, ${template?.provider === provider ? 'template' : 'scratch'}): ${Math.round(performance.now() - started)} ms`);
   const app = createApp(config, db);
   return {
     app, db, users,
