@@ -3,7 +3,7 @@
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { versionCache } from '../../db/version-cache.js';
+import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -182,17 +182,16 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   return { where: { AND: and }, scores, matchesInMemory: !!scores && scores.size > MAX_BOUND_IDS };
 }
 
+/** Order columns of content lists, by orderby value. */
+const ORDER_COLUMNS = {
+  date: 'date', id: 'id', modified: 'modified', title: 'title', slug: 'slug', author: 'authorId', parent: 'parentId', menu_order: 'menuOrder',
+} as const;
+
 export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelationInput[] {
   const dir = paging.order;
-  const column: Record<string, keyof PrismaNS.ContentOrderByWithRelationInput> = {
-    date: 'date', id: 'id', modified: 'modified', title: 'title', slug: 'slug', author: 'authorId', parent: 'parentId', menu_order: 'menuOrder',
-  };
-  const key = column[paging.orderby] ?? 'date';
-  // WordPress adds no tie-break; the id keeps pages stable when dates repeat.
-  if (key === 'id') return [{ id: dir }];
   // No parent is 0 in WordPress: first going up, last going down.
-  if (key === 'parentId') return [{ parentId: { sort: dir, nulls: dir === 'asc' ? 'first' : 'last' } }, { id: dir }];
-  return [{ [key]: dir }, { id: dir }];
+  if (paging.orderby === 'parent') return [{ parentId: { sort: dir, nulls: dir === 'asc' ? 'first' : 'last' } }, { id: dir }];
+  return columnOrder<string>(ORDER_COLUMNS, paging.orderby, dir, 'date');
 }
 
 /**
@@ -207,12 +206,12 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
   if (paging.orderby === 'include' && filter.include?.length) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
     const position = new Map(filter.include.map((id, i) => [id, i]));
-    return slice(rows.map((r) => r.id).sort((a, b) => position.get(a)! - position.get(b)!));
+    return { ids: pageByPosition(rows, (r) => position.get(r.id), { skip, take: paging.perPage }) };
   }
   if (paging.orderby === 'include_slugs' && filter.slug?.length) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, slug: true } });
     const position = new Map(filter.slug.map((s, i) => [s, i]));
-    return slice(rows.sort((a, b) => position.get(a.slug)! - position.get(b.slug)! || a.id - b.id).map((r) => r.id));
+    return { ids: pageByPosition(rows, (r) => position.get(r.slug), { skip, take: paging.perPage }) };
   }
   if (paging.orderby === 'title') {
     // MySQL's usual collations order titles without regard to case; neither SQLite nor every
@@ -248,7 +247,7 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
  */
 async function pageOfMatches(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<{ ids: number[]; total: number }> {
   // Only the sort column is read with the ids: on 10k rows every extra column costs.
-  const column = ({ date: 'date', modified: 'modified', title: 'title', slug: 'slug', author: 'authorId', parent: 'parentId', menu_order: 'menuOrder', include_slugs: 'slug' } as const)[paging.orderby as 'date'] ?? (paging.orderby === 'id' || paging.orderby === 'relevance' || paging.orderby === 'include' ? null : 'date');
+  const column = paging.orderby === 'include_slugs' ? 'slug' : paging.orderby === 'id' || paging.orderby === 'relevance' || paging.orderby === 'include' ? null : ORDER_COLUMNS[paging.orderby as 'date'] ?? 'date';
   type Row = { id: number; date: Date; modified: Date; title: string; slug: string; authorId: number; parentId: number | null; menuOrder: number };
   const rows = ((await ctx.prisma.content.findMany({ where: q.where, select: { id: true, ...(column ? { [column]: true } : {}) } })) as unknown as Row[])
     .filter((r) => q.scores!.has(r.id));
@@ -273,8 +272,6 @@ async function pageOfMatches(ctx: Context, site: SiteSettings, q: ListQuery, pag
   return { ids: rows.slice(skip, skip + paging.perPage).map((r) => r.id), total: rows.length };
 }
 
-const totals = versionCache<number>();
-
 /**
  * X-WP-Total for a filter, cached (in flight too) until the next write anywhere. An `exclude`
  * list is counted as (total without it) − (excluded ids that match): the first part is shared
@@ -286,13 +283,9 @@ export function countContent(ctx: Context, where: Where): Promise<number> {
   if (excludeAt >= 0) {
     const ids = (clauses[excludeAt].id as { notIn: number[] }).notIn;
     const base = { AND: clauses.filter((_, i) => i !== excludeAt) };
-    return Promise.all([cachedCount(ctx, base), cachedCount(ctx, { AND: [...base.AND, { id: { in: ids } }] })]).then(([all, gone]) => all - gone);
+    return Promise.all([cachedCount(ctx, 'content', base), cachedCount(ctx, 'content', { AND: [...base.AND, { id: { in: ids } }] })]).then(([all, gone]) => all - gone);
   }
-  return cachedCount(ctx, where);
-}
-
-function cachedCount(ctx: Context, where: Where): Promise<number> {
-  return totals(ctx.db, JSON.stringify(where), () => ctx.prisma.content.count({ where }));
+  return cachedCount(ctx, 'content', where);
 }
 
 export function readableRows<T extends { id: number; type: string; status: string; authorId: number }>(ctx: Context, rows: T[]): T[] {

@@ -1,6 +1,7 @@
 // Categories (hierarchical) and tags: variants of the Term model with their queries and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
+import { cachedCount } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
@@ -43,8 +44,8 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
   const List = builder.objectRef<ListShape>(`${name}List`).implement({
     description: `One page of ${plural} with the totals of the whole filtered list.`,
     fields: (t) => ({
-      total: t.int({ description: 'Terms matching the filter.', resolve: (l, _a, ctx) => ctx.prisma.term.count({ where: l.where }) }),
-      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((await ctx.prisma.term.count({ where: l.where })) / l.take) }),
+      total: t.int({ description: 'Terms matching the filter.', resolve: (l, _a, ctx) => cachedCount(ctx, 'term', l.where) }),
+      totalPages: t.int({ description: 'Pages of this size.', resolve: async (l, _a, ctx) => Math.ceil((await cachedCount(ctx, 'term', l.where)) / l.take) }),
       nodes: t.prismaField({
         type: [ref], description: `The ${plural} of this page.`,
         resolve: async (query, l, _a, ctx) => {
@@ -96,7 +97,7 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
         const skip = args.offset ?? (page - 1) * take;
         const where = termWhere(taxonomy, filter, ctx.db.provider);
         if (page > 1) {
-          const total = await ctx.prisma.term.count({ where });
+          const total = await cachedCount(ctx, 'term', where);
           if (total > 0 && page > Math.ceil(total / take)) throw restError('rest_term_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
         }
         const order = args.order === 'desc' ? 'desc' : 'asc';

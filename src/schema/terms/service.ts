@@ -1,6 +1,7 @@
 // Categories and tags: reading rules, list filters and transactional writes.
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
+import { columnOrder, pageByPosition } from '../../db/list.js';
 import type { Tx } from '../../db/client.js';
 import { authStatus, restError } from '../../errors.js';
 import { sanitizeTitle } from '../../content/slug.js';
@@ -48,9 +49,7 @@ export async function checkPostForTerms(ctx: Context, postId: number): Promise<v
 }
 
 export function termOrder(orderby: string, order: 'asc' | 'desc'): PrismaNS.TermOrderByWithRelationInput[] {
-  const column: Record<string, keyof PrismaNS.TermOrderByWithRelationInput> = { id: 'id', name: 'name', slug: 'slug', description: 'description', count: 'count', term_group: 'id' };
-  const key = column[orderby] ?? 'name';
-  return key === 'id' ? [{ id: order }] : [{ [key]: order }, { id: order }];
+  return columnOrder<string>({ id: 'id', name: 'name', slug: 'slug', description: 'description', count: 'count', term_group: 'id' }, orderby, order, 'name');
 }
 
 /** Ids of one page when the order follows the include or slug list. */
@@ -58,12 +57,12 @@ export async function orderedTermIds(ctx: Context, where: Where, orderby: string
   if (orderby === 'include' && f.include?.length) {
     const rows = await ctx.prisma.term.findMany({ where, select: { id: true } });
     const pos = new Map(f.include.map((id, i) => [id, i]));
-    return rows.map((r) => r.id).sort((a, b) => pos.get(a)! - pos.get(b)!).slice(skip, skip + take);
+    return pageByPosition(rows, (r) => pos.get(r.id), { skip, take });
   }
   if (orderby === 'include_slugs' && f.slug?.length) {
     const rows = await ctx.prisma.term.findMany({ where, select: { id: true, slug: true } });
     const pos = new Map(f.slug.map((s, i) => [s, i]));
-    return rows.sort((a, b) => pos.get(a.slug)! - pos.get(b.slug)!).map((r) => r.id).slice(skip, skip + take);
+    return pageByPosition(rows, (r) => pos.get(r.slug), { skip, take });
   }
   return null;
 }

@@ -3,6 +3,7 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
+import { cachedCount } from '../../db/list.js';
 import { enumRef } from '../resource-types.js';
 import { Order, UserOrderBy, UserWho } from '../../resources/enums.js';
 import {
@@ -26,18 +27,7 @@ export const UserListFilter = builder.inputType('UserListFilter', {
 
 interface UserListShape { where: PrismaNS.UserWhereInput; paging: UserListPaging; skip: number; ids: number[] | null }
 
-const totals = new Map<string, Promise<number>>();
-function countUsers(ctx: Parameters<typeof userListWhere>[0], where: PrismaNS.UserWhereInput): Promise<number> {
-  const key = `${ctx.db.version()}|${JSON.stringify(where)}`;
-  let total = totals.get(key);
-  if (!total) {
-    if (totals.size > 500) totals.clear();
-    total = ctx.prisma.user.count({ where });
-    totals.set(key, total);
-    total.catch(() => totals.delete(key));
-  }
-  return total;
-}
+const countUsers = (ctx: Parameters<typeof userListWhere>[0], where: PrismaNS.UserWhereInput) => cachedCount(ctx, 'user', where);
 
 const UserList = builder.objectRef<UserListShape>('UserList').implement({
   description: 'One page of users with the totals of the whole filtered list.',

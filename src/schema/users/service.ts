@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
+import { columnOrder, pageByPosition } from '../../db/list.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { authStatus, invalidParam, restError } from '../../errors.js';
@@ -114,13 +115,12 @@ export function userListWhere(ctx: Context, f: UserListFilter): Where {
   return { AND: and };
 }
 
-const ORDER_COLUMNS: Record<string, keyof PrismaNS.UserOrderByWithRelationInput> = {
+const ORDER_COLUMNS: Record<string, string> = {
   id: 'id', name: 'displayName', registered_date: 'registered', slug: 'slug', email: 'email', url: 'url',
 };
 
 export function userListOrder(paging: UserListPaging): PrismaNS.UserOrderByWithRelationInput[] {
-  const key = ORDER_COLUMNS[paging.orderby] ?? 'displayName';
-  return key === 'id' ? [{ id: paging.order }] : [{ [key]: paging.order }, { id: paging.order }];
+  return columnOrder<string>(ORDER_COLUMNS, paging.orderby, paging.order, 'displayName');
 }
 
 /** For orderby include / include_slugs: the ids of one page in the order the list gave. */
@@ -129,11 +129,9 @@ export async function orderedUserIds(ctx: Context, where: Where, f: UserListFilt
   const rows = await ctx.prisma.user.findMany({ where, select: { id: true, slug: true } });
   const position = (r: { id: number; slug: string }) => {
     const i = paging.orderby === 'include' ? (f.include ?? []).indexOf(r.id) : (f.slug ?? []).indexOf(r.slug);
-    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    return i < 0 ? undefined : i;
   };
-  rows.sort((a, b) => position(a) - position(b) || a.id - b.id);
-  if (paging.order === 'desc' && paging.orderby === 'include') rows.reverse();
-  return rows.slice(skip, skip + paging.perPage).map((r) => r.id);
+  return pageByPosition(rows, position, { skip, take: paging.perPage, reverse: paging.order === 'desc' && paging.orderby === 'include' });
 }
 
 // ---------------------------------------------------------------- writes

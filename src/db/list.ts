@@ -1,0 +1,35 @@
+// What every list of the domain shares: its order (a column, then the id as tie-break), the order
+// of an include or slug list kept in memory, and a total cached until the next write.
+import type { Context } from '../context.js';
+import { versionCache } from './version-cache.js';
+
+export type Direction = 'asc' | 'desc';
+
+/**
+ * A Prisma `orderBy` for `orderby`, read through the list's column map (unknown values fall back),
+ * with the id as tie-break so pages stay stable when values repeat (WordPress adds none).
+ */
+export function columnOrder<C extends string>(columns: Record<string, C>, orderby: string, dir: Direction, fallback: C): Record<string, Direction>[] {
+  const column = columns[orderby] ?? fallback;
+  return column === 'id' ? [{ id: dir }] : [{ [column]: dir }, { id: dir }];
+}
+
+/**
+ * One page of ids ordered by their position in a list the caller gave (orderby include /
+ * include_slugs); rows the list does not name go last, ties by id.
+ */
+export function pageByPosition<R extends { id: number }>(rows: R[], position: (row: R) => number | undefined, o: { skip: number; take: number; reverse?: boolean }): number[] {
+  const at = (r: R) => position(r) ?? Number.MAX_SAFE_INTEGER;
+  const sorted = [...rows].sort((a, b) => at(a) - at(b) || a.id - b.id);
+  if (o.reverse) sorted.reverse();
+  return sorted.slice(o.skip, o.skip + o.take).map((r) => r.id);
+}
+
+const totals = versionCache<number>();
+
+type Countable = 'content' | 'term' | 'user';
+
+/** A list's total for a filter, asked once per database version (in flight too). */
+export function cachedCount(ctx: Context, model: Countable, where: object): Promise<number> {
+  return totals(ctx.db, `${model}|${JSON.stringify(where)}`, () => (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where }));
+}
