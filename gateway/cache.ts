@@ -1,6 +1,6 @@
 // Shaped-response cache for anonymous reads: final bytes and headers, keyed by route path and
-// sorted query. Every entry remembers the database version it was made at; any committed write,
-// in this process or another, moves the version and so retires every entry at once.
+// sorted query. It holds the entries of one database version; any committed write, in this
+// process or another, moves the version and so retires every entry at once.
 export interface CachedResponse { status: number; headers: Record<string, string>; body: string }
 
 export interface ResponseCache {
