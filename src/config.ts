@@ -11,9 +11,10 @@ export interface Config {
   siteUrl: string;
   databaseUrl: string;
   restPrefix: string;
+  /** `B` also serves the seo/v1 namespace. */
   deployment: Deployment;
+  /** Where media files go; read by the media routes (not built yet). */
   uploadsDir: string;
-  logLevel: string;
   adminUser: string;
   adminPassword: string | undefined;
   adminPath: string;
@@ -37,7 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restPrefix: prefix,
     deployment: env.DEPLOYMENT === 'B' ? 'B' : 'A',
     uploadsDir: resolve(env.UPLOADS_DIR ?? './data/uploads'),
-    logLevel: env.LOG_LEVEL ?? 'info',
     adminUser: env.ADMIN_USER ?? 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),
