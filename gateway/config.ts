@@ -7,5 +7,3 @@ export function namespacesFor(deployment: Deployment): string[] {
   if (deployment === 'B') list.push('seo/v1');
   return list;
 }
-
-export const CORE = 'core/v2';
