@@ -94,3 +94,20 @@ export function restValues(r: ResourceDef): (item: Record<string, unknown>) => R
     return item;
   };
 }
+
+/**
+ * How every resource's item leaves the gateway: enum names turned back into WordPress's values,
+ * the link data (`_can_edit` …) dropped, and `_links` added last.
+ */
+export function restItem(r: ResourceDef): (item: Record<string, unknown>, links: Record<string, unknown[]> | null) => Record<string, unknown> {
+  const values = restValues(r);
+  const hidden = new Set(Object.values(r.fields).filter((f) => f.linkData && f.rest === false).map((f) => f.linkData!));
+  const aliases = new Set(Object.values(r.fields).filter((f) => f.linkData && f.rest !== false).map((f) => f.linkData!));
+  return (item, links) => {
+    values(item);
+    const out: Record<string, unknown> = {};
+    for (const key in item) if (!hidden.has(key) && !aliases.has(key)) out[key] = item[key];
+    if (links) out._links = links;
+    return out;
+  };
+}

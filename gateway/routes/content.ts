@@ -5,14 +5,14 @@ import type { ContentTypeDescriptor } from '../../src/resources/content-types.js
 import type { EnumDef, Resource } from '../../src/resources/define.js';
 import { ContentStatusFilter, Order, Relation, SearchColumn } from '../../src/resources/enums.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, restValues, writeArgs as resourceWriteArgs } from '../resources.js';
+import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
 import { RestError } from '../../src/errors.js';
 import { forbiddenContext, requireCapForEdit } from '../edit-context.js';
 import { contextArg, idArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
-import { itemAllow, withContentLinks } from '../shape/links.js';
+import { contentLinks, itemAllow } from '../shape/links.js';
 
 export interface ContentRouteOptions {
   /** The content type: REST base, GraphQL names, capabilities, taxonomies. */
@@ -50,10 +50,10 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
   const itemField = op[0].toLowerCase() + op.slice(1);
   const writeArgs = () => resourceWriteArgs(o.resource, { create: false });
   const input = (p: Params) => inputOf(o.resource, p);
-  const values = restValues(o.resource);
+  const toRest = restItem(o.resource);
   const collectionUrl = (req: GatewayRequest) => `${req.root}core/v2/${d.restBase}`;
   const shape = (req: GatewayRequest, context: string) => (item: Record<string, unknown>) =>
-    withContentLinks(values(item), { root: req.root, type: d, context, ctx: req.ctx });
+    toRest(item, contentLinks(item, { root: req.root, type: d, context, ctx: req.ctx }));
   const contextOf = (p: Params) => (p.context as RestContext) ?? 'view';
   const itemResult = (req: GatewayRequest, item: Record<string, unknown>, status: number, context: string): RouteResult => ({
     status, body: shape(req, context)(item), allow: itemAllow(item),

@@ -8,7 +8,8 @@ import type { Resource } from '../../src/resources/define.js';
 import { CategoryResource, TagResource } from '../../src/resources/terms.js';
 import { Order, TermOrderBy } from '../../src/resources/enums.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, writeArgs as resourceWriteArgs } from '../resources.js';
+import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
+import { CURIES } from '../shape/links.js';
 
 interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; hierarchical: boolean; resource: Resource }
 
@@ -37,6 +38,7 @@ const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'i
 
 function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, any>) {
   const ns = `${req.root}core/v2`;
+  const toRest = restItems.get(t.resource) ?? restItems.set(t.resource, restItem(t.resource)).get(t.resource)!;
   const links: Record<string, unknown[]> = {
     self: [{ href: `${ns}/${t.base}/${item.id}` }],
     collection: [{ href: `${ns}/${t.base}` }],
@@ -44,10 +46,11 @@ function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, a
   };
   if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${t.base}/${item._parent}` }];
   links['wp:post_type'] = [{ href: `${ns}/posts?${t.base}=${item.id}` }];
-  links.curies = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
-  const { _parent, ...rest } = item;
-  return { ...rest, _links: links };
+  links.curies = CURIES;
+  return toRest(item, links);
 }
+
+const restItems = new Map<Resource, ReturnType<typeof restItem>>();
 
 function routes(t: TaxonomyRoute): RouteEntry[] {
   const ctxOf = (p: Params) => (p.context as RestContext) ?? 'view';

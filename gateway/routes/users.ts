@@ -1,7 +1,7 @@
 // core/v2/users, core/v2/users/me and the application-passwords routes under a user
 // (WordPress's users and application-passwords controllers). Their arguments live here too: the
 // shared sets in gateway/args/ belong to the content routes.
-import type { ArgDef, Endpoint, GatewayRequest, Method, Params, RouteEntry, RouteResult } from '../types.js';
+import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
 import { contextArg, pagingArgs } from '../args/common.js';
@@ -10,7 +10,8 @@ import { editCheckAfter, forbiddenContext } from '../edit-context.js';
 import { ApplicationPasswordResource, UserResource } from '../../src/resources/users.js';
 import { Order, UserOrderBy, UserWho } from '../../src/resources/enums.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, writeArgs as resourceWriteArgs } from '../resources.js';
+import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
+import { itemAllow, selfLink } from '../shape/links.js';
 
 const userSchema = () => itemSchema(UserResource);
 
@@ -59,26 +60,16 @@ type Item = Record<string, any>;
 
 const contextOf = (p: Params) => (p.context as RestContext) ?? 'view';
 
-/** Methods the caller may use on a user item (self.targetHints.allow and Allow). */
-function userAllow(item: Item): Method[] {
-  const allow: Method[] = ['GET'];
-  if (item._can_edit) allow.push('POST', 'PUT', 'PATCH');
-  if (item._can_delete) allow.push('DELETE');
-  return allow;
-}
+const userItem = restItem(UserResource);
+const appPasswordItem = restItem(ApplicationPasswordResource);
 
-/** A user record as WordPress prints it: avatar_urls keyed by size, meta `[]`, `_links`. */
-export function shapeUser(root: string, item: Item, context: string): Item {
-  const out: Item = {};
-  for (const [key, value] of Object.entries(item)) {
-    if (key === '_can_edit' || key === '_can_delete') continue;
-    out[key] = key === 'avatar_urls' ? Object.fromEntries((value as { size: number; url: string }[]).map((a) => [String(a.size), a.url])) : value;
-  }
-  out._links = {
-    self: [{ href: `${root}core/v2/users/${item.id}`, ...(item._can_edit !== undefined ? { targetHints: { allow: userAllow(item) } } : {}) }],
+/** A user record as WordPress prints it: avatar_urls keyed by size, `_links`. */
+export function shapeUser(root: string, item: Item): Item {
+  if (Array.isArray(item.avatar_urls)) item.avatar_urls = Object.fromEntries((item.avatar_urls as { size: number; url: string }[]).map((a) => [String(a.size), a.url]));
+  return userItem(item, {
+    self: [selfLink(`${root}core/v2/users/${item.id}`, item)],
     collection: [{ href: `${root}core/v2/users` }],
-  };
-  return out;
+  });
 }
 
 /** users/me and application-password routes take `me`; the domain reads a missing id as the caller. */
@@ -99,7 +90,7 @@ const userInput = (p: Params) => inputOf(UserResource, p);
 
 export function userRoutes(): RouteEntry[] {
   const itemResult = (req: GatewayRequest, item: Item, status: number, context: string): RouteResult => ({
-    status, body: shapeUser(req.root, item, context), allow: userAllow(item),
+    status, body: shapeUser(req.root, item), allow: itemAllow(item),
   });
 
   const list: Endpoint = {
@@ -123,7 +114,7 @@ export function userRoutes(): RouteEntry[] {
       const { total, totalPages, nodes } = data.users;
       return {
         status: 200,
-        body: nodes.map((n: Item) => shapeUser(req.root, n, context)),
+        body: nodes.map((n: Item) => shapeUser(req.root, n)),
         headers: pagingHeaders(`${req.root}core/v2/users`, req.query, p.page as number, total, totalPages),
       };
     },
@@ -170,7 +161,7 @@ export function userRoutes(): RouteEntry[] {
       const reassign = reassignParam(req.params.reassign);
       const data = await req.run('edit', { id: me ? null : Number(req.params.id), force: req.params.force === true, reassign });
       const { deleted, previous } = data.deleteUser;
-      return { status: 200, body: { deleted, previous: shapeUser(req.root, previous, 'edit') } };
+      return { status: 200, body: { deleted, previous: shapeUser(req.root, previous) } };
     },
   });
 
@@ -183,9 +174,8 @@ export function userRoutes(): RouteEntry[] {
 
 /** An application-password record as WordPress prints it, with its `self` link. */
 function shapeAppPassword(root: string, item: Item): Item {
-  const { _user, ...rest } = item;
-  if (rest.password === null) delete rest.password;
-  return { ...rest, _links: { self: [{ href: `${root}core/v2/users/${_user}/application-passwords/${item.uuid}` }] } };
+  if (item.password === null) delete item.password;
+  return appPasswordItem(item, { self: [{ href: `${root}core/v2/users/${item._user}/application-passwords/${item.uuid}` }] });
 }
 
 export function applicationPasswordRoutes(): RouteEntry[] {

@@ -6,8 +6,7 @@ import type { ContentTypeDescriptor } from '../../src/resources/content-types.js
 type Item = Record<string, any>;
 type Link = Record<string, unknown> & { href: string };
 
-const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
-const HIDDEN = ['_revision_count', '_latest_revision', '_can_edit', '_can_delete', '_parent'];
+export const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 
 /** Methods the caller may use on an item (self.targetHints.allow and the Allow header). */
 export function itemAllow(item: Item): Method[] {
@@ -24,13 +23,13 @@ export interface ContentLinkOptions {
   ctx: Context;
 }
 
-/** Adds `_links` to an item and drops the helper fields the links were built from. */
-export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
+/** The `_links` of a content item, from its link data (`_can_edit`, `_parent` …) and its type. */
+export function contentLinks(item: Item, o: ContentLinkOptions): Record<string, Link[]> {
   const ns = `${o.root}core/v2`;
   const { restBase, supports, caps } = o.type;
   const self = `${ns}/${restBase}/${item.id}`;
   const links: Record<string, Link[]> = {
-    self: [{ href: self, targetHints: { allow: itemAllow(item) } }],
+    self: [selfLink(self, item)],
     collection: [{ href: `${ns}/${restBase}` }],
     about: [{ href: `${ns}/types/${o.type.type}` }],
   };
@@ -53,9 +52,11 @@ export function withContentLinks(item: Item, o: ContentLinkOptions): Item {
       if (can('edit_posts')) links[`wp:action-assign-${t.restBase}`] = [{ href: self }];
     }
   }
-  links.curies = CURIES;
-  const out: Item = {};
-  for (const [key, value] of Object.entries(item)) if (!HIDDEN.includes(key)) out[key] = value;
-  out._links = links;
-  return out;
+  links.curies = CURIES as Link[];
+  return links;
+}
+
+/** `self` with the methods the caller may use on the item, when the item says (link data). */
+export function selfLink(href: string, item: Item): Link {
+  return { href, ...(item._can_edit !== undefined ? { targetHints: { allow: itemAllow(item) } } : {}) };
 }
