@@ -14,6 +14,7 @@ import { applyFields, parseFieldsParam } from './shape/fields.js';
 import { embedLinks, parseEmbedParam } from './shape/embed.js';
 import type { ResponseCache } from './cache.js';
 import type { Runner } from './execute.js';
+import { snakeCase } from '../src/resources/define.js';
 
 export interface CoreRequest {
   method: string;
@@ -279,9 +280,18 @@ function allowsNull(type: unknown): boolean {
 
 export function errorResult(err: unknown): RouteResult {
   const error = err instanceof WpError ? err : err instanceof RestError
-    ? new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {})
+    ? restNamed(new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {}))
     : (console.error(err), new WpError('internal_server_error', 'The server could not answer this request.', 500));
   return { status: error.status, body: error.body() };
+}
+
+/** The domain names a bad argument as GraphQL does (`modifiedAfter`); REST clients read `modified_after`. */
+function restNamed(error: WpError): WpError {
+  const { params, details } = error.data as { params?: Record<string, unknown>; details?: Record<string, unknown> };
+  if (error.code !== 'rest_invalid_param' || !params || Array.isArray(params)) return error;
+  const rename = (o: Record<string, unknown> | undefined) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [snakeCase(k), v])) : o);
+  const named = rename(params)!;
+  return new WpError(error.code, `Invalid parameter(s): ${Object.keys(named).join(', ')}`, error.status, { ...error.data, params: named, ...(details ? { details: rename(details) } : {}) });
 }
 
 const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];

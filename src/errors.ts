@@ -26,7 +26,8 @@ export function authStatus(loggedIn: boolean): number {
 }
 
 /**
- * WordPress's 400 for one bad argument: `rest_invalid_param` with the reason under `params` and
+ * WordPress's 400 for one bad argument, named as GraphQL names it (`modifiedAfter`); the REST
+ * gateway reports it under the REST name (`modified_after`): `rest_invalid_param` with the reason under `params` and
  * the inner error (`code`, e.g. rest_invalid_date) under `details`.
  */
 export function invalidParam(param: string, code: string, message: string, innerData: unknown = null): never {

@@ -140,8 +140,8 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   if (f.slug?.length) and.push({ slug: { in: f.slug } });
   if (f.after) and.push({ date: { gt: boundDate(site, f.after, 'after') } });
   if (f.before) and.push({ date: { lt: boundDate(site, f.before, 'before') } });
-  if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modified_after') } });
-  if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modified_before') } });
+  if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modifiedAfter') } });
+  if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modifiedBefore') } });
   if (f.parent?.length) and.push({ OR: [{ parentId: { in: f.parent.filter((p) => p > 0) } }, ...(f.parent.includes(0) ? [{ parentId: null }] : [])] });
   if (f.parentExclude?.length) {
     // NOT IN alone would drop top-level items (NULL parent) too: SQL's three-valued logic.
@@ -166,7 +166,7 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
       where: { AND: and }, scores: null, matchesInMemory: false,
       search: {
         search: f.search, searchColumns: f.searchColumns, statuses,
-        after: bound(f.after, 'after'), before: bound(f.before, 'before'), modifiedAfter: bound(f.modifiedAfter, 'modified_after'), modifiedBefore: bound(f.modifiedBefore, 'modified_before'),
+        after: bound(f.after, 'after'), before: bound(f.before, 'before'), modifiedAfter: bound(f.modifiedAfter, 'modifiedAfter'), modifiedBefore: bound(f.modifiedBefore, 'modifiedBefore'),
         author: f.author, authorExclude: f.authorExclude, include: f.include, exclude: f.exclude, slug: f.slug,
         format: f.format, sticky: f.sticky, parent: f.parent, parentExclude: f.parentExclude, menuOrder: f.menuOrder,
         tax: taxSpecs, taxRelation: f.taxRelation,
@@ -339,7 +339,7 @@ interface ResolvedDates { date: Date; dateGmt: Date; floating: boolean }
 
 /** Turns `date`/`date_gmt` input into the two stored forms; `date` wins, `null` means floating. */
 function resolveDates(site: SiteSettings, input: ContentInput): ResolvedDates | null | undefined {
-  const given = input.date !== undefined ? { value: input.date, gmt: false, param: 'date' } : input.dateGmt !== undefined ? { value: input.dateGmt, gmt: true, param: 'date_gmt' } : null;
+  const given = input.date !== undefined ? { value: input.date, gmt: false, param: 'date' } : input.dateGmt !== undefined ? { value: input.dateGmt, gmt: true, param: 'dateGmt' } : null;
   if (!given) return undefined;
   if (given.value === null) return null;
   const parsed = parseRestDate(given.value);
