@@ -53,6 +53,8 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
       const q = `to_tsquery('simple', ${p(w.map((x) => `${x}:*`).join(' <-> '))})`;
       return `(${columns.map((c) => `to_tsvector('simple', ${col(c)}) @@ ${q}`).join(' OR ')})`;
     };
+    // The predicate of the GIN indexes (migration full_text_search), repeated word for word so the
+    // planner can use them; a content type made searchable later needs a migration for its rows.
     and.push(`${col('type')} IN ('post', 'page')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
   } else {
     const phrase = (w: string[]) => `"${w.join(' ').replace(/"/g, '""')}"*`;

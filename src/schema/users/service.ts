@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { columnOrder, pageByPosition } from '../../db/list.js';
+import { CONTENT_TYPES } from '../../resources/content-types.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { authStatus, invalidParam, restError } from '../../errors.js';
@@ -15,7 +16,8 @@ import { sanitizeTitle } from '../../content/slug.js';
 type Where = PrismaNS.UserWhereInput;
 
 /** Content types whose published items make their authors public (WordPress: types shown in REST). */
-export const PUBLIC_AUTHOR_TYPES = ['post', 'page'];
+/** Types whose published items make their author public (WordPress: the public post types with REST routes). */
+export const PUBLIC_AUTHOR_TYPES = CONTENT_TYPES.map((t) => t.type);
 
 export interface UserRow { id: number; login: string; email: string; slug: string; displayName: string; role: string }
 
