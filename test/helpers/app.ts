@@ -14,13 +14,36 @@ export const API = `${SITE}/wp-json`;
 
 export interface TestUser { id: number; login: string; role: Role; password: string; auth: string }
 
+/** Who sends a request: a role (that role's fixture user) or a user. */
+export type As = Role | TestUser;
+export interface TestResponse { status: number; headers: Headers; body: any; text: string }
+export interface GqlError { message: string; path?: (string | number)[]; extensions?: { code?: string; status?: number; [key: string]: unknown } }
+export interface GqlResult { status: number; data?: any; errors?: GqlError[] }
+type Json = Record<string, unknown>;
+
 export interface TestSite {
   app: App;
   db: Db;
   users: Record<Role, TestUser>;
   /** Sends a request; `as` names a role (or a TestUser); `json` becomes a JSON body. */
-  req(method: string, path: string, o?: { as?: Role | TestUser; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  req(method: string, path: string, o?: { as?: As; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<TestResponse>;
+  /** Posts a GraphQL operation to /graphql. */
+  gql(query: string, variables?: Json, o?: { as?: As; headers?: Record<string, string> }): Promise<GqlResult>;
+  /**
+   * Fixtures through the REST API (so with every rule of the route), as the administrator unless
+   * `as` says otherwise. Each returns the created record (its `edit` view) and throws unless 201.
+   */
+  createPost(json: Json, as?: As): Promise<any>;
+  createPage(json: Json, as?: As): Promise<any>;
+  createTerm(taxonomy: 'categories' | 'tags', json: Json, as?: As): Promise<any>;
+  /** `email` and `password` default to `<username>@example.test` and `<username>-password`. */
+  createUser(json: Json & { username: string }, as?: As): Promise<any>;
   close(): Promise<void>;
+}
+
+/** The response body for a failure message, cut to a few kilobytes. */
+function excerpt(res: TestResponse): string {
+  return res.text.length > 4000 ? `${res.text.slice(0, 4000)}… (${res.text.length - 4000} more characters)` : res.text;
 }
 
 let template: TemplateInfo | null | undefined;
@@ -45,7 +68,7 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
   }
   if (process.env.TEST_TIMINGS === '1') console.log(`createTestSite (${provider}, ${template?.provider === provider ? 'template' : 'scratch'}): ${Math.round(performance.now() - started)} ms`);
   const app = createApp(config, db);
-  return {
+  const site: TestSite = {
     app, db, users,
     async req(method, path, o = {}) {
       const headers = new Headers(o.headers);
@@ -59,6 +82,25 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
       try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
+    async gql(query, variables = {}, o = {}) {
+      const res = await site.req('POST', `${SITE}/graphql`, { as: o.as, headers: o.headers, json: { query, variables } });
+      if (typeof res.body !== 'object' || res.body === null) throw new Error(`/graphql answered ${res.status} without a JSON body:\n${excerpt(res)}`);
+      return { status: res.status, data: res.body.data, errors: res.body.errors };
+    },
+    createPost: (json, as = 'administrator') => create(`/core/v2/posts`, json, as),
+    createPage: (json, as = 'administrator') => create(`/core/v2/pages`, json, as),
+    createTerm: (taxonomy, json, as = 'administrator') => create(`/core/v2/${taxonomy}`, json, as),
+    createUser: (json, as = 'administrator') =>
+      create('/core/v2/users', { email: `${json.username}@example.test`, password: `${json.username}-password`, ...json }, as),
     async close() { await db.close(); await drop(); },
   };
+  async function create(path: string, json: Json, as: As): Promise<any> {
+    const res = await site.req('POST', path, { as, json });
+    if (res.status !== 201) {
+      const who = typeof as === 'string' ? as : as.login;
+      throw new Error(`POST ${path} as ${who}: expected 201, got ${res.status}\nsent: ${JSON.stringify(json)}\nbody: ${excerpt(res)}`);
+    }
+    return res.body;
+  }
+  return site;
 }

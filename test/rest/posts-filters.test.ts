@@ -3,25 +3,13 @@
 // rules, taxonomy filters (lists and objects), tax_relation, sticky/ignore_sticky, format, paging.
 // Each group keeps to its own words, categories or ids, so the groups do not see each other's posts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestSite, type TestSite } from '../helpers/app.js';
+import { createTestSite, type As, type TestResponse as Res, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
 afterAll(async () => { await site?.close(); });
 
-type As = NonNullable<Parameters<TestSite['req']>[2]>['as'];
-type Res = Awaited<ReturnType<TestSite['req']>>;
-
-async function post(json: Record<string, unknown>, as: As = 'administrator'): Promise<any> {
-  const res = await site.req('POST', '/core/v2/posts', { as, json });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-async function term(base: 'categories' | 'tags', json: Record<string, unknown>): Promise<number> {
-  const res = await site.req('POST', `/core/v2/${base}`, { as: 'editor', json });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
+const term = async (base: 'categories' | 'tags', json: Record<string, unknown>): Promise<number> => (await site.createTerm(base, json, 'editor')).id;
 const list = (query: string, as?: As) => site.req('GET', `/core/v2/posts${query}`, { as });
 const idsOf = (res: Res): number[] => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -46,7 +34,7 @@ describe('search', () => {
     ];
     let day = 1;
     for (const [key, json] of rows) {
-      s[key] = (await post({ ...json, status: 'publish', categories: [cat], date: `2019-03-${String(day++).padStart(2, '0')}T10:00:00` })).id;
+      s[key] = (await site.createPost({ ...json, status: 'publish', categories: [cat], date: `2019-03-${String(day++).padStart(2, '0')}T10:00:00` })).id;
     }
   });
 
@@ -120,8 +108,8 @@ describe('modified_after, modified_before, orderby=modified', () => {
   let bound: string;
   beforeAll(async () => {
     cat = await term('categories', { name: 'Modified group' });
-    older = await post({ title: 'Touched later', status: 'publish', categories: [cat], date: '2020-05-01T00:00:00' });
-    newer = await post({ title: 'Left alone', status: 'publish', categories: [cat], date: '2021-05-01T00:00:00' });
+    older = await site.createPost({ title: 'Touched later', status: 'publish', categories: [cat], date: '2020-05-01T00:00:00' });
+    newer = await site.createPost({ title: 'Left alone', status: 'publish', categories: [cat], date: '2021-05-01T00:00:00' });
     const last = [older.modified_gmt, newer.modified_gmt].sort().pop() as string;
     bound = new Date(Date.parse(`${last}Z`) + 1000).toISOString().slice(0, 19);
     // The edit happens after the bound: move the clock there instead of waiting for it.
@@ -164,9 +152,9 @@ describe('orderby', () => {
   const o: Record<string, number> = {};
   beforeAll(async () => {
     cat = await term('categories', { name: 'Order group' });
-    o.bravo = (await post({ title: 'Bravo', slug: 'zulu-slug', status: 'publish', categories: [cat], date: '2022-01-03T00:00:00' }, 'editor')).id;
-    o.alpha = (await post({ title: 'alpha', slug: 'mike-slug', status: 'publish', categories: [cat], date: '2022-01-01T00:00:00' }, 'author')).id;
-    o.charlie = (await post({ title: 'Charlie', slug: 'alpha-slug', status: 'publish', categories: [cat], date: '2022-01-02T00:00:00' }, 'administrator')).id;
+    o.bravo = (await site.createPost({ title: 'Bravo', slug: 'zulu-slug', status: 'publish', categories: [cat], date: '2022-01-03T00:00:00' }, 'editor')).id;
+    o.alpha = (await site.createPost({ title: 'alpha', slug: 'mike-slug', status: 'publish', categories: [cat], date: '2022-01-01T00:00:00' }, 'author')).id;
+    o.charlie = (await site.createPost({ title: 'Charlie', slug: 'alpha-slug', status: 'publish', categories: [cat], date: '2022-01-02T00:00:00' }, 'administrator')).id;
   });
   const q = (rest: string) => list(`?categories=${cat}&${rest}`);
 
@@ -229,13 +217,13 @@ describe('status', () => {
   beforeAll(async () => {
     cat = await term('categories', { name: 'Status group' });
     const c = [cat];
-    st.publish = (await post({ title: 'St publish', status: 'publish', categories: c })).id;
-    st.authorDraft = (await post({ title: 'St author draft', status: 'draft', categories: c }, 'author')).id;
-    st.editorDraft = (await post({ title: 'St editor draft', status: 'draft', categories: c }, 'editor')).id;
-    st.pending = (await post({ title: 'St pending', status: 'pending', categories: c }, 'contributor')).id;
-    st.private = (await post({ title: 'St private', status: 'private', categories: c }, 'editor')).id;
-    st.future = (await post({ title: 'St future', status: 'future', date: '2099-06-01T00:00:00', categories: c })).id;
-    st.trash = (await post({ title: 'St trash', status: 'publish', categories: c })).id;
+    st.publish = (await site.createPost({ title: 'St publish', status: 'publish', categories: c })).id;
+    st.authorDraft = (await site.createPost({ title: 'St author draft', status: 'draft', categories: c }, 'author')).id;
+    st.editorDraft = (await site.createPost({ title: 'St editor draft', status: 'draft', categories: c }, 'editor')).id;
+    st.pending = (await site.createPost({ title: 'St pending', status: 'pending', categories: c }, 'contributor')).id;
+    st.private = (await site.createPost({ title: 'St private', status: 'private', categories: c }, 'editor')).id;
+    st.future = (await site.createPost({ title: 'St future', status: 'future', date: '2099-06-01T00:00:00', categories: c })).id;
+    st.trash = (await site.createPost({ title: 'St trash', status: 'publish', categories: c })).id;
     expect((await site.req('DELETE', `/core/v2/posts/${st.trash}`, { as: 'administrator' })).body.status).toBe('trash');
   });
   const q = (status: string, as?: As) => list(`?categories=${cat}&status=${status}&per_page=100`, as);
@@ -315,7 +303,7 @@ describe('taxonomy filters and format', () => {
     for (const [key, categories, tags, format] of rows) {
       const json: Record<string, unknown> = { title: `Tax ${key}`, status: 'publish', tags, format, date: `2018-07-0${day++}T00:00:00` };
       if (categories.length) json.categories = categories;
-      t[key] = (await post(json)).id;
+      t[key] = (await site.createPost(json)).id;
     }
     scope = `include=${Object.values(t).join(',')}&per_page=100`;
   });
@@ -428,9 +416,9 @@ describe('sticky and ignore_sticky', () => {
     cat = await term('categories', { name: 'Sticky group' });
     const other = await term('categories', { name: 'Sticky outsider' });
     for (let i = 0; i < 12; i++) {
-      k.push((await post({ title: `Sticky group ${i}`, status: 'publish', categories: [cat], date: `2017-02-${String(i + 1).padStart(2, '0')}T00:00:00` })).id);
+      k.push((await site.createPost({ title: `Sticky group ${i}`, status: 'publish', categories: [cat], date: `2017-02-${String(i + 1).padStart(2, '0')}T00:00:00` })).id);
     }
-    outside = (await post({ title: 'Sticky outsider', status: 'publish', categories: [other], date: '2017-06-01T00:00:00' })).id;
+    outside = (await site.createPost({ title: 'Sticky outsider', status: 'publish', categories: [other], date: '2017-06-01T00:00:00' })).id;
   });
   const q = (rest: string) => list(`?categories=${cat}&${rest}`);
 

@@ -1,7 +1,7 @@
 // core/v2/categories and core/v2/tags: list parameters, read, create, update, delete, rights,
 // record fields per context, counts of published posts, the default category.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, SITE, type As, type TestResponse as Res, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 let uncategorized: number;
@@ -12,21 +12,10 @@ beforeAll(async () => {
 });
 afterAll(async () => { await site?.close(); });
 
-type As = NonNullable<Parameters<TestSite['req']>[2]>['as'];
-type Res = Awaited<ReturnType<TestSite['req']>>;
 type Base = 'categories' | 'tags';
 
 const create = (base: Base, json: Record<string, unknown>, as: As = 'editor') => site.req('POST', `/core/v2/${base}`, { as, json });
-async function term(base: Base, json: Record<string, unknown>): Promise<any> {
-  const res = await create(base, json);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-async function post(json: Record<string, unknown>, as: As = 'administrator'): Promise<any> {
-  const res = await site.req('POST', '/core/v2/posts', { as, json });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
+const term = (base: Base, json: Record<string, unknown>) => site.createTerm(base, json, 'editor');
 const get = (path: string, as?: As) => site.req('GET', `/core/v2/${path}`, { as });
 const names = (res: Res): string[] => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -45,8 +34,8 @@ describe('category list', () => {
     c.alpha = await term('categories', { name: 'Alpha', slug: 'first-letter' });
     c.beta = await term('categories', { name: 'Beta' });
     c.betaChild = await term('categories', { name: 'Beta child', parent: c.beta.id });
-    withPost = await post({ title: 'In two categories', status: 'publish', categories: [c.gamma.id, c.beta.id] });
-    await post({ title: 'In gamma too', status: 'publish', categories: [c.gamma.id] });
+    withPost = await site.createPost({ title: 'In two categories', status: 'publish', categories: [c.gamma.id, c.beta.id] });
+    await site.createPost({ title: 'In gamma too', status: 'publish', categories: [c.gamma.id] });
   });
 
   it('lists by name ascending by default, the default category included', async () => {
@@ -123,7 +112,7 @@ describe('category list', () => {
   });
 
   it('refuses post= of a post the caller may not read with rest_forbidden_context 401/403', async () => {
-    const draft = await post({ title: 'Unpublished', categories: [c.alpha.id] });
+    const draft = await site.createPost({ title: 'Unpublished', categories: [c.alpha.id] });
     expect(await get(`categories?post=${draft.id}`)).toBeWpError(401, 'rest_forbidden_context');
     expect(await get(`categories?post=${draft.id}`, 'subscriber')).toBeWpError(403, 'rest_forbidden_context');
     expect(names(await get(`categories?post=${draft.id}`, 'editor'))).toEqual(['Alpha']);
@@ -313,8 +302,8 @@ describe('delete', () => {
     const doomed = await term('categories', { name: 'Going away', parent: top.id });
     const grandchild = await term('categories', { name: 'Grandchild', parent: doomed.id });
     const keep = await term('categories', { name: 'Staying' });
-    const only = await post({ title: 'Only in the doomed one', status: 'publish', categories: [doomed.id] });
-    const both = await post({ title: 'In two', status: 'publish', categories: [doomed.id, keep.id] });
+    const only = await site.createPost({ title: 'Only in the doomed one', status: 'publish', categories: [doomed.id] });
+    const both = await site.createPost({ title: 'In two', status: 'publish', categories: [doomed.id, keep.id] });
     expect((await site.req('DELETE', `/core/v2/categories/${doomed.id}?force=true`, { as: 'editor' })).status).toBe(200);
     expect((await get(`posts/${only.id}`)).body.categories).toEqual([uncategorized]);
     expect((await get(`posts/${both.id}`)).body.categories).toEqual([keep.id]);
@@ -324,10 +313,10 @@ describe('delete', () => {
 
 describe('terms on posts', () => {
   it('gives a post created without categories the default category', async () => {
-    const p = await post({ title: 'No category given', status: 'publish' });
+    const p = await site.createPost({ title: 'No category given', status: 'publish' });
     expect(p.categories).toEqual([uncategorized]);
     const c = await term('categories', { name: 'Chosen' });
-    const q = await post({ title: 'Category given', status: 'publish', categories: [c.id] });
+    const q = await site.createPost({ title: 'Category given', status: 'publish', categories: [c.id] });
     expect(q.categories).toEqual([c.id]);
     expect(q.tags).toEqual([]);
   });
@@ -338,7 +327,7 @@ describe('terms on posts', () => {
     expect(await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Bad tags', tags: [987654] } })).toBeWpError(400, 'rest_invalid_param');
     expect(await site.db.prisma.content.count()).toBe(before);
     const tag = await term('tags', { name: 'Good tag' });
-    const p = await post({ title: 'Tagged', status: 'publish', tags: [tag.id] });
+    const p = await site.createPost({ title: 'Tagged', status: 'publish', tags: [tag.id] });
     const bad = await site.req('PATCH', `/core/v2/posts/${p.id}`, { as: 'editor', json: { title: 'Renamed', tags: [tag.id, 987654] } });
     expect(bad).toBeWpError(400, 'rest_invalid_param');
     const after = (await get(`posts/${p.id}`)).body;
@@ -353,12 +342,12 @@ describe('terms on posts', () => {
     const c = await term('categories', { name: 'Counted' });
     const t = await term('tags', { name: 'Counted tag' });
     const count = async () => [(await get(`categories/${c.id}`)).body.count, (await get(`tags/${t.id}`)).body.count];
-    const draft = await post({ title: 'Draft counted?', categories: [c.id], tags: [t.id] });
-    await post({ title: 'Private counted?', status: 'private', categories: [c.id], tags: [t.id] });
+    const draft = await site.createPost({ title: 'Draft counted?', categories: [c.id], tags: [t.id] });
+    await site.createPost({ title: 'Private counted?', status: 'private', categories: [c.id], tags: [t.id] });
     expect(await count()).toEqual([0, 0]);
     await site.req('PATCH', `/core/v2/posts/${draft.id}`, { as: 'administrator', json: { status: 'publish' } });
     expect(await count()).toEqual([1, 1]);
-    const second = await post({ title: 'Second counted', status: 'publish', categories: [c.id], tags: [t.id] });
+    const second = await site.createPost({ title: 'Second counted', status: 'publish', categories: [c.id], tags: [t.id] });
     expect(await count()).toEqual([2, 2]);
     expect((await get(`categories?include=${c.id}`)).body[0].count).toBe(2);
     await site.req('DELETE', `/core/v2/posts/${second.id}`, { as: 'administrator' });
