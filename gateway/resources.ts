@@ -2,7 +2,7 @@
 // table, the selection each context runs, and the mapping of names and enum values between the
 // REST body and GraphQL. Nothing here names a field of any resource.
 import type { ArgDef, Params } from './types.js';
-import type { FieldDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
+import type { FieldDef, ListDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
 import { camelCase, restFields, snakeCase, writableFields } from '../src/resources/define.js';
 import { fieldSchema, typeSchema } from '../src/resources/json-schema.js';
 
@@ -110,4 +110,34 @@ export function restItem(r: ResourceDef): (item: Record<string, unknown>, links:
     if (links) out._links = links;
     return out;
   };
+}
+
+/** The REST arguments of a collection, in its definition's order. */
+export function collectionArgs(list: ListDef): Record<string, ArgDef> {
+  const args: Record<string, ArgDef> = {};
+  for (const [rest, p] of Object.entries(list.params)) {
+    args[rest] = {
+      description: p.description,
+      ...(p.argSchema ?? typeSchema(p)),
+      ...(p.schema ?? {}),
+      ...(p.default !== undefined ? { default: p.default } : {}),
+    } as ArgDef;
+  }
+  return args;
+}
+
+/** REST params of a collection → the list field's variables: its own arguments and `filter`. */
+export function listVariables(list: ListDef, params: Params): Record<string, unknown> & { filter: Record<string, unknown> } {
+  const vars: Record<string, unknown> & { filter: Record<string, unknown> } = { filter: {} };
+  for (const [rest, p] of Object.entries(list.params)) {
+    if (p.in === 'rest') continue;
+    let value = params[rest];
+    if (p.fromRest) value = p.fromRest(value);
+    if (value === undefined || value === null) continue;
+    if (p.kind === 'enum') value = p.enum!.nameOf(String(value));
+    else if (p.kind === 'enum[]' && Array.isArray(value)) value = value.map((v) => p.enum!.nameOf(String(v)));
+    if (p.in === 'filter') vars.filter[p.graphql ?? camelCase(rest)] = value;
+    else vars[p.graphql ?? camelCase(rest)] = value;
+  }
+  return vars;
 }

@@ -2,10 +2,9 @@
 // type's descriptor and its resource definition.
 import type { Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { ContentTypeDescriptor } from '../../src/resources/content-types.js';
-import type { EnumDef, Resource } from '../../src/resources/define.js';
-import { ContentStatusFilter, Order, Relation, SearchColumn } from '../../src/resources/enums.js';
+import type { ListDef, Resource } from '../../src/resources/define.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
+import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
 import { RestError } from '../../src/errors.js';
@@ -19,28 +18,8 @@ export interface ContentRouteOptions {
   descriptor: ContentTypeDescriptor;
   /** Its fields: write arguments, input mapping and the REST values of enums come from here. */
   resource: Resource;
-  orderBy: EnumDef;
-  collectionArgs: () => Record<string, Endpoint['args'][string]>;
-  /** The collection filters of this type, REST names to GraphQL names. */
-  filter: (p: Params) => Record<string, unknown>;
-}
-
-const names = (e: EnumDef, v: unknown) => (Array.isArray(v) ? v.map((x) => e.nameOf(String(x))) : v === undefined ? undefined : e.nameOf(String(v)));
-
-export function commonFilter(p: Params): Record<string, unknown> {
-  return {
-    search: p.search || undefined, searchColumns: names(SearchColumn, p.search_columns), searchExact: p.search_semantics === 'exact' || undefined,
-    after: p.after, before: p.before, modifiedAfter: p.modified_after, modifiedBefore: p.modified_before,
-    author: p.author, authorExclude: p.author_exclude, include: p.include, exclude: p.exclude, slug: p.slug, status: names(ContentStatusFilter, p.status),
-  };
-}
-
-/** A taxonomy filter arrives as a list of ids or as {terms, operator, include_children}. */
-export function taxonomyFilter(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return { terms: value };
-  const v = value as { terms?: unknown; operator?: unknown; include_children?: unknown };
-  return { terms: v.terms ?? [], operator: names(Relation, v.operator), includeChildren: v.include_children };
+  /** Its collection parameters: REST arguments and the list's GraphQL variables. */
+  list: ListDef;
 }
 
 export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
@@ -61,15 +40,12 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
 
   const list: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: `${op}sList`,
-    args: o.collectionArgs(),
+    args: collectionArgs(o.list),
     async handler(req) {
       const p = req.params;
       const context = contextOf(p);
       requireCapForEdit(req.ctx, context, d.caps.edit_posts, 'Sorry, you are not allowed to edit posts in this post type.');
-      const data = await req.run(context, {
-        filter: o.filter(p), page: p.page, perPage: p.per_page, offset: p.offset, order: names(Order, p.order), orderby: names(o.orderBy, p.orderby),
-        ignoreSticky: p.ignore_sticky, withTotal: true,
-      });
+      const data = await req.run(context, { ...listVariables(o.list, p), withTotal: true });
       const { total, totalPages, nodes } = data[listField];
       return {
         status: 200,

@@ -1,15 +1,7 @@
-// core/v2/pages
+// core/v2/pages: everything comes from the page type's descriptor and definitions.
 import type { RouteEntry } from '../types.js';
-import { pageCollectionArgs } from '../args/pages.js';
-import { PageResource } from '../../src/resources/content.js';
+import { PageList, PageResource } from '../../src/resources/content.js';
 import { PAGE_TYPE } from '../../src/resources/content-types.js';
-import { PageOrderBy } from '../../src/resources/enums.js';
-import { commonFilter, contentRoutes } from './content.js';
+import { contentRoutes } from './content.js';
 
-export function pageRoutes(): RouteEntry[] {
-  return contentRoutes({
-    descriptor: PAGE_TYPE, resource: PageResource, orderBy: PageOrderBy,
-    collectionArgs: pageCollectionArgs,
-    filter: (p) => ({ ...commonFilter(p), parent: p.parent, parentExclude: p.parent_exclude, menuOrder: p.menu_order }),
-  });
-}
+export const pageRoutes = (): RouteEntry[] => contentRoutes({ descriptor: PAGE_TYPE, resource: PageResource, list: PageList });

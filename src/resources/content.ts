@@ -3,14 +3,14 @@
 // `context=help` read as WordPress's do.
 import type { Content } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, EDIT, VIEW_EDIT, defineResource, deriveResource, type FieldDef } from './define.js';
-import { ContentStatus, ContentWriteStatus, DiscussionStatus, PostFormat } from './enums.js';
+import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, deriveList, deriveResource, type FieldDef, type ListDef, type ListParamDef } from './define.js';
+import { ContentStatus, ContentStatusFilter, ContentWriteStatus, DiscussionStatus, Order, PageOrderBy, PostFormat, PostOrderBy, Relation, SearchColumn, SearchSemantics } from './enums.js';
 import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
 import { formatWpDate } from '../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
 import { sanitizeTitle } from '../content/slug.js';
-import { ContentText, PostMetaInput, PostMetaType, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
+import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
 import { contentTypeOf } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
@@ -166,4 +166,77 @@ export const PageResource = deriveResource(PostResource, {
     classList: { ...postFields.classList, select: undefined },
   },
   after: { parent: 'featuredMedia', menuOrder: 'parent' },
+});
+
+// ---------------------------------------------------------------- collections
+
+const dateBound = (description: string): ListParamDef => ({ in: 'filter', kind: 'date-time', description });
+const intList = (description: string): ListParamDef => ({ in: 'filter', kind: 'integer[]', description, default: [] });
+
+/** WordPress's taxonomy filter: a list of term ids, or {terms, operator, include_children}. */
+function taxonomyParam(taxonomy: string, hierarchical: boolean, exclude = false): ListParamDef {
+  const what = taxonomy === 'category' ? 'categories' : 'tags';
+  const terms = { description: 'Term IDs.', type: 'array', items: { type: 'integer' }, default: [] };
+  const properties: Record<string, unknown> = { terms };
+  if (hierarchical) properties.include_children = { description: 'Whether to include child terms in the terms limiting the result set.', type: 'boolean', default: false };
+  if (!exclude) properties.operator = { description: 'Whether items must be assigned all or any of the specified terms.', type: 'string', enum: [...Relation.values], default: 'OR' };
+  return {
+    in: 'filter', kind: 'object', graphqlType: TaxonomyFilterInput,
+    description: exclude ? `Limit result set to items except those with specific terms assigned in the ${what} taxonomy.` : `Limit result set to items with specific terms assigned in the ${what} taxonomy.`,
+    argSchema: {
+      type: ['object', 'array'],
+      oneOf: [
+        { title: 'Term ID List', description: 'Match terms with the listed IDs.', type: 'array', items: { type: 'integer' } },
+        { title: 'Term ID Taxonomy Query', description: 'Perform an advanced term query.', type: 'object', properties, additionalProperties: false },
+      ],
+    },
+    fromRest: (value) => {
+      if (value === undefined || value === null) return undefined;
+      if (Array.isArray(value)) return { terms: value };
+      const v = value as { terms?: unknown; operator?: unknown; include_children?: unknown };
+      return { terms: v.terms ?? [], operator: v.operator === undefined ? undefined : Relation.nameOf(String(v.operator)), includeChildren: v.include_children };
+    },
+  };
+}
+
+export const PostList: ListDef = {
+  filterName: 'PostListFilter', description: 'Filters of a post list; every one optional.',
+  params: {
+    ...collectionParams({ perPageDefault: 10 }),
+    after: dateBound('Limit response to posts published after a given ISO8601 compliant date.'),
+    modified_after: dateBound('Limit response to posts modified after a given ISO8601 compliant date.'),
+    author: intList('Limit result set to posts assigned to specific authors.'),
+    author_exclude: intList('Ensure result set excludes posts assigned to specific authors.'),
+    before: dateBound('Limit response to posts published before a given ISO8601 compliant date.'),
+    modified_before: dateBound('Limit response to posts modified before a given ISO8601 compliant date.'),
+    exclude: intList('Ensure result set excludes specific IDs.'),
+    include: intList('Limit result set to specific IDs.'),
+    offset: { in: 'arg', kind: 'integer', description: 'Offset the result set by a specific number of items.' },
+    order: { in: 'arg', kind: 'enum', enum: Order, description: 'Order sort attribute ascending or descending.', default: 'desc' },
+    orderby: { in: 'arg', kind: 'enum', enum: PostOrderBy, description: 'Sort collection by post attribute.', default: 'date' },
+    search_semantics: { in: 'filter', kind: 'enum', enum: SearchSemantics, description: 'How to interpret the search input.' },
+    search_columns: { in: 'filter', kind: 'enum[]', enum: SearchColumn, description: 'Array of column names to be searched.', default: [] },
+    slug: { in: 'filter', kind: 'string[]', description: 'Limit result set to posts with one or more specific slugs.' },
+    status: { in: 'filter', kind: 'enum[]', enum: ContentStatusFilter, description: 'Limit result set to posts assigned one or more statuses.', default: 'publish' },
+    tax_relation: { in: 'filter', kind: 'enum', enum: Relation, description: 'Limit result set based on relationship between multiple taxonomies.' },
+    categories: taxonomyParam('category', true),
+    categories_exclude: taxonomyParam('category', true, true),
+    tags: taxonomyParam('post_tag', false),
+    tags_exclude: taxonomyParam('post_tag', false, true),
+    sticky: { in: 'filter', kind: 'boolean', description: 'Limit result set to items that are sticky.' },
+    ignore_sticky: { in: 'arg', kind: 'boolean', description: 'Whether to ignore sticky posts or not.', default: true },
+    format: { in: 'filter', kind: 'enum[]', enum: PostFormat, description: 'Limit result set to items assigned one or more given formats.', schema: { uniqueItems: true } },
+  },
+};
+
+export const PageList = deriveList(PostList, {
+  filterName: 'PageListFilter', description: 'Filters of a page list; every one optional.',
+  omit: ['tax_relation', 'categories', 'categories_exclude', 'tags', 'tags_exclude', 'sticky', 'ignore_sticky', 'format'],
+  params: {
+    orderby: { ...PostList.params.orderby, enum: PageOrderBy },
+    menu_order: { in: 'filter', kind: 'integer', description: 'Limit result set to posts with a specific menu_order value.' },
+    parent: { in: 'filter', kind: 'integer[]', description: 'Limit result set to items with particular parent IDs.', default: [] },
+    parent_exclude: { in: 'filter', kind: 'integer[]', description: 'Limit result set to all items except those of a particular parent ID.', default: [] },
+  },
+  after: { menu_order: 'offset' },
 });

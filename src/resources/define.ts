@@ -191,3 +191,67 @@ export function writableFields(r: ResourceDef): [string, string, FieldDef][] {
     .filter(([, f]) => !f.readonly && f.rest !== false)
     .map(([name, f]) => [name, (f.rest as string | undefined) ?? snakeCase(name), f]);
 }
+
+// ---------------------------------------------------------------- lists
+
+/**
+ * A parameter of a resource's collection: its REST name is the key; GraphQL takes it in the list
+ * field's `filter` input, as an argument of the list field, or not at all (`rest`: context).
+ */
+export interface ListParamDef {
+  in: 'filter' | 'arg' | 'rest';
+  /** GraphQL name; defaults to the camelCase of the REST name. */
+  graphql?: string;
+  kind: FieldKind;
+  enum?: EnumDef;
+  items?: Record<string, unknown>;
+  description: string;
+  graphqlDescription?: string;
+  /** REST default (also the GraphQL argument's default for `arg` parameters). */
+  default?: unknown;
+  /** Extra JSON Schema keywords of the REST argument (minimum, maximum, uniqueItems …). */
+  schema?: Record<string, unknown>;
+  /** The REST argument's whole type schema, where it is not one kind (taxonomy filters). */
+  argSchema?: Record<string, unknown>;
+  /** GraphQL input type of an `object` parameter. */
+  graphqlType?: unknown;
+  /** REST value → GraphQL value (before enum naming); undefined leaves it out. */
+  fromRest?: (value: unknown) => unknown;
+}
+
+export interface ListDef {
+  /** GraphQL name of the filter input (PostListFilter). */
+  filterName: string;
+  description: string;
+  /** Parameters in the order WordPress registers them. */
+  params: Record<string, ListParamDef>;
+}
+
+/** A list's parameters with some left out, some added after a given one, some changed. */
+export function deriveList(base: ListDef, o: { filterName: string; description?: string; omit?: string[]; params?: Record<string, ListParamDef>; after?: Record<string, string> }): ListDef {
+  const params: Record<string, ListParamDef> = {};
+  const extra = { ...(o.params ?? {}) };
+  const place = (key: string) => {
+    for (const [name, anchor] of Object.entries(o.after ?? {})) {
+      if (anchor === key && extra[name]) { params[name] = extra[name]; delete extra[name]; place(name); }
+    }
+  };
+  for (const [key, p] of Object.entries(base.params)) {
+    if (o.omit?.includes(key)) continue;
+    params[key] = extra[key] ?? p;
+    delete extra[key];
+    place(key);
+  }
+  Object.assign(params, extra);
+  return { filterName: o.filterName, description: o.description ?? base.description, params };
+}
+
+/** The parameters every collection starts with (WordPress's get_collection_params()). */
+export function collectionParams(o: { perPageDefault?: number; search?: boolean } = {}): Record<string, ListParamDef> {
+  return {
+    context: { in: 'rest', kind: 'string', description: 'Scope under which the request is made; determines fields present in response.', enum: undefined, schema: { enum: ['view', 'embed', 'edit'] }, default: 'view' },
+    page: { in: 'arg', kind: 'integer', description: 'Current page of the collection.', default: 1, schema: { minimum: 1 } },
+    per_page: { in: 'arg', graphql: 'perPage', kind: 'integer', description: 'Maximum number of items to be returned in result set.', ...(o.perPageDefault === undefined ? {} : { default: o.perPageDefault }), schema: { minimum: 1, maximum: 100 } },
+    ...(o.search === false ? {} : { search: { in: 'filter' as const, kind: 'string' as const, description: 'Limit results to those matching a string.', fromRest: (v: unknown) => v || undefined } }),
+  };
+}

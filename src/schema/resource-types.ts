@@ -2,7 +2,8 @@
 // type of the writable fields, and one enum type per enumeration. Nothing here names a field:
 // adding a field to a definition adds it to the GraphQL schema.
 import { builder as defaultBuilder } from './builder.js';
-import type { EnumDef, FieldDef, FieldKind, ResourceDef } from '../resources/define.js';
+import type { EnumDef, FieldDef, FieldKind, ListDef, ListParamDef, ResourceDef } from '../resources/define.js';
+import { camelCase } from '../resources/define.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyBuilder = any;
@@ -97,4 +98,34 @@ export function resourceInput(r: ResourceDef, o: { name?: string; description?: 
       return fields;
     },
   } as never);
+}
+
+/** The filter input of a list (`PostListFilter`): its `filter` parameters. */
+export function listFilterInput(list: ListDef, builder: AnyBuilder = defaultBuilder): AnyRef {
+  return builder.inputType(list.filterName, {
+    description: list.description,
+    fields: (t: AnyRef) => {
+      const fields: Record<string, unknown> = {};
+      for (const [rest, p] of Object.entries(list.params)) {
+        if (p.in !== 'filter') continue;
+        fields[p.graphql ?? camelCase(rest)] = t.field({ type: paramType(p, builder), required: false, description: p.graphqlDescription ?? p.description });
+      }
+      return fields;
+    },
+  } as never);
+}
+
+/** The arguments of a list field: its own parameters (page, perPage, order …) and `filter`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function listArgs(t: any, list: ListDef, filter: AnyRef): Record<string, unknown> {
+  const args: Record<string, unknown> = { filter: t.arg({ type: filter, required: false, description: 'Filters.' }) };
+  for (const [rest, p] of Object.entries(list.params)) {
+    if (p.in !== 'arg') continue;
+    args[p.graphql ?? camelCase(rest)] = t.arg({ type: paramType(p), required: false, description: p.graphqlDescription ?? p.description, ...(p.default !== undefined ? { defaultValue: p.default } : {}) });
+  }
+  return args;
+}
+
+function paramType(p: ListParamDef, builder: AnyBuilder = defaultBuilder): AnyRef {
+  return graphqlTypeOf({ ...p, graphqlInputType: p.graphqlType } as FieldDef, true, builder);
 }

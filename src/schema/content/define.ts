@@ -3,11 +3,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
-import { ContentListFilter } from './inputs.js';
-import { enumRef, resourceInput } from '../resource-types.js';
-import type { EnumDef, Resource } from '../../resources/define.js';
+import { listArgs, listFilterInput, resourceInput } from '../resource-types.js';
+import type { ListDef, Resource } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
-import { Order } from '../../resources/enums.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
@@ -27,7 +25,8 @@ export interface ContentTypeDefinition {
   resource: Resource;
   /** The variant's object ref (every variant of Content has the same shape). */
   ref: ContentRef;
-  orderBy: EnumDef;
+  /** Its collection parameters. */
+  list: ListDef;
 }
 
 export function defineContentType(def: ContentTypeDefinition): void {
@@ -69,16 +68,9 @@ export function defineContentType(def: ContentTypeDefinition): void {
     [d.plural]: t.field({
       type: List,
       description: `A page of ${d.plural}, newest first by default.`,
-      args: {
-        filter: t.arg({ type: ContentListFilter, required: false, description: 'Filters.' }),
-        page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
-        perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
-        offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
-        order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'desc', description: 'Order sort attribute ascending or descending.' }),
-        orderby: t.arg({ type: enumRef(def.orderBy), required: false, defaultValue: 'date', description: 'Sort collection by post attribute.' }),
-        ignoreSticky: t.arg.boolean({ required: false, defaultValue: true, description: 'Posts: false puts the sticky posts among the matches first.' }),
-      },
-      resolve: async (_root, args, ctx) => {
+      args: listArgs(t, def.list, listFilterInput(def.list)) as never,
+      resolve: async (_root, rawArgs, ctx) => {
+        const args = rawArgs as { filter?: ListFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string; ignoreSticky?: boolean };
         const filter = (args.filter ?? {}) as ListFilter;
         checkStatusFilter(ctx, d.type, filter.status ?? [], 'publish');
         const page = args.page ?? 1;
@@ -86,7 +78,7 @@ export function defineContentType(def: ContentTypeDefinition): void {
         if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);
         if (args.orderby === 'relevance' && !filter.search) throw restError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
         if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: (args.orderby as string) ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
+        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
         const site = await ctx.site();
         const q = await listWhere(ctx, site, d.type, filter);
         const skip = args.offset ?? (page - 1) * perPage;

@@ -6,6 +6,8 @@ import { builder } from '../builder.js';
 import { canEditContent } from '../../auth/content-permissions.js';
 import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
 import { contentTypeOf } from '../../resources/content-types.js';
+import { Relation } from '../../resources/enums.js';
+import { enumRef } from '../resource-types.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -28,6 +30,15 @@ export const PostMetaType = builder.objectRef<{ footnotes: string }>('PostMeta')
 export const PostMetaInput = builder.inputType('PostMetaInput', {
   description: 'Registered meta values to set.',
   fields: (t) => ({ footnotes: t.string({ required: false, description: 'Footnotes of the block editor, JSON-encoded.' }) }),
+});
+
+export const TaxonomyFilterInput = builder.inputType('TaxonomyFilter', {
+  description: 'Terms an item must (or must not) carry in one taxonomy.',
+  fields: (t) => ({
+    terms: t.intList({ required: false, description: 'Term ids.' }),
+    operator: t.field({ type: enumRef(Relation), required: false, description: 'AND: every term; OR (default): any of them.' }),
+    includeChildren: t.boolean({ required: false, description: 'Also match child categories of the listed ones.' }),
+  }),
 });
 
 /** Whether the caller sees raw values of this content type (WordPress shows them in edit context). */

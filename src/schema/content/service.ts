@@ -27,7 +27,7 @@ export interface TaxonomyFilter { terms?: number[] | null; operator?: string | n
 export interface ListFilter {
   search?: string | null;
   searchColumns?: string[] | null;
-  searchExact?: boolean | null;
+  searchSemantics?: string | null;
   after?: string | null;
   before?: string | null;
   modifiedAfter?: string | null;
@@ -158,7 +158,7 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   const tax = taxSpecs.map(taxonomyWhere);
   if (tax.length) and.push(f.taxRelation === 'OR' ? { OR: tax } : { AND: tax });
   let scores: Map<number, number> | null = null;
-  if (f.search && !f.searchExact) {
+  if (f.search && f.searchSemantics !== 'exact') {
     // Full-text lists run as one SQL statement (src/content/search-list.ts).
     const bound = (v: string | null | undefined, param: string) => (v ? boundDate(site, v, param) : undefined);
     const statuses = f.status?.length ? (f.status.includes('any') ? ANY_STATUSES : f.status) : ['publish'];
