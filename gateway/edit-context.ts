@@ -11,6 +11,11 @@ export function forbiddenContext(ctx: Context, message: string, code = 'rest_for
   return new WpError(code, message, statusOf(ctx));
 }
 
+/** The WordPress code of a refusal: from the domain (RestError) or from a run operation (WpError). */
+export function errorCode(err: unknown): string | null {
+  return err instanceof RestError ? err.extensions.code : err instanceof WpError ? err.code : null;
+}
+
 /** Lists: the right is a capability, checked before anything else runs (get_items_permissions_check). */
 export function requireCapForEdit(ctx: Context, context: string | undefined, cap: string, message: string): void {
   if (context === 'edit' && !ctx.can(cap)) throw forbiddenContext(ctx, message);
@@ -25,7 +30,7 @@ export async function editCheckAfter<T>(ctx: Context, context: string | undefine
   try {
     await read();
   } catch (err) {
-    const code = err instanceof RestError ? err.extensions.code : err instanceof WpError ? err.code : null;
+    const code = errorCode(err);
     if (code && before.includes(code)) throw err;
   }
   throw error();

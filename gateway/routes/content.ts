@@ -7,8 +7,7 @@ import { itemSchema } from '../../src/resources/json-schema.js';
 import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
-import { RestError } from '../../src/errors.js';
-import { forbiddenContext, requireCapForEdit } from '../edit-context.js';
+import { errorCode, forbiddenContext, requireCapForEdit } from '../edit-context.js';
 import { contextArg, idArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { contentLinks, itemAllow } from '../shape/links.js';
@@ -97,7 +96,8 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
     try {
       item = await read();
     } catch (err) {
-      const code = err instanceof RestError ? err.extensions.code : null;
+      // Operations fail with a WpError (the domain's RestError converted), so the code is read from either.
+      const code = errorCode(err);
       if (code === 'rest_forbidden') throw refuse();
       if (code === 'rest_post_incorrect_password') {
         const probe = await withoutPassword().catch(() => null);

@@ -4,35 +4,13 @@ import type { RestContext } from '../operations.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { requireCapForEdit } from '../edit-context.js';
-import type { Resource } from '../../src/resources/define.js';
-import { CategoryResource, TagResource } from '../../src/resources/terms.js';
-import { Order, TermOrderBy } from '../../src/resources/enums.js';
+import type { ListDef, Resource } from '../../src/resources/define.js';
+import { CategoryList, CategoryResource, TagList, TagResource } from '../../src/resources/terms.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
+import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import { CURIES } from '../shape/links.js';
 
-interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; hierarchical: boolean; resource: Resource }
-
-function collectionArgs(t: TaxonomyRoute): Record<string, ArgDef> {
-  const args: Record<string, ArgDef> = {
-    context: contextArg(),
-    page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-    per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
-    search: { description: 'Limit results to those matching a string.', type: 'string' },
-    exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-    include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-  };
-  if (!t.hierarchical) args.offset = { description: 'Offset the result set by a specific number of items.', type: 'integer' };
-  Object.assign(args, {
-    order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'asc', enum: [...Order.values] },
-    orderby: { description: 'Sort collection by term attribute.', type: 'string', default: 'name', enum: [...TermOrderBy.values] },
-    hide_empty: { description: 'Whether to hide terms not assigned to any posts.', type: 'boolean', default: false },
-  });
-  if (t.hierarchical) args.parent = { description: 'Limit result set to terms assigned to a specific parent.', type: 'integer' };
-  args.post = { description: 'Limit result set to terms assigned to a specific post.', type: 'integer', default: null };
-  args.slug = { description: 'Limit result set to terms with one or more specific slugs.', type: 'array', items: { type: 'string' } };
-  return args;
-}
+interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; resource: Resource; listDef: ListDef }
 
 const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'integer' };
 
@@ -59,15 +37,12 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
   const schema = () => itemSchema(t.resource);
   const manage: Endpoint['permission'] = 'manage_categories';
   const list: Endpoint = {
-    methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.list}List`, args: collectionArgs(t),
+    methods: ['GET'], allowBatch: true, permission: 'public', operation: `${t.list}List`, args: collectionArgs(t.listDef),
     async handler(req) {
       const p = req.params;
       const context = ctxOf(p);
       requireCapForEdit(req.ctx, context, manage, 'Sorry, you are not allowed to edit terms in this taxonomy.');
-      const data = await req.run(context, {
-        filter: { search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, parent: p.parent, post: p.post ?? undefined, hideEmpty: p.hide_empty },
-        page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: TermOrderBy.nameOf(String(p.orderby)), withTotal: !req.embedded,
-      });
+      const data = await req.run(context, { ...listVariables(t.listDef, p), withTotal: !req.embedded });
       const { total, totalPages, nodes } = data[t.list[0].toLowerCase() + t.list.slice(1)];
       return {
         status: 200, body: nodes.map((n: Record<string, unknown>) => termLinks(req, t, n)),
@@ -117,7 +92,7 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
 
 export function termRoutes(): RouteEntry[] {
   return [
-    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', hierarchical: true, resource: CategoryResource }),
-    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', hierarchical: false, resource: TagResource }),
+    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', resource: CategoryResource, listDef: CategoryList }),
+    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', resource: TagResource, listDef: TagList }),
   ];
 }

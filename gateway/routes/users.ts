@@ -4,40 +4,17 @@
 import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
-import { contextArg, pagingArgs } from '../args/common.js';
+import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { editCheckAfter, forbiddenContext } from '../edit-context.js';
-import { ApplicationPasswordResource, UserResource } from '../../src/resources/users.js';
-import { Order, UserOrderBy, UserWho } from '../../src/resources/enums.js';
+import { ApplicationPasswordResource, UserList, UserResource } from '../../src/resources/users.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
-import { inputOf, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
+import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import { itemAllow, selfLink } from '../shape/links.js';
 
 const userSchema = () => itemSchema(UserResource);
 
 // ---------------------------------------------------------------- arguments, in WordPress's order
-
-export function userCollectionArgs(): Record<string, ArgDef> {
-  return {
-    ...pagingArgs(),
-    exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-    include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-    offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' },
-    order: { default: 'asc', description: 'Order sort attribute ascending or descending.', enum: [...Order.values], type: 'string' },
-    orderby: {
-      default: 'name', description: 'Sort collection by user attribute.',
-      enum: [...UserOrderBy.values], type: 'string',
-    },
-    slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
-    roles: { description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.', type: 'array', items: { type: 'string' } },
-    capabilities: { description: 'Limit result set to users matching at least one specific capability provided. Accepts csv list or single capability.', type: 'array', items: { type: 'string' } },
-    who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: [...UserWho.values] },
-    has_published_posts: {
-      description: 'Limit result set to users who have published posts.',
-      type: ['boolean', 'array'], items: { type: 'string', enum: ['post', 'page', 'attachment'] },
-    },
-  };
-}
 
 /** Writable user fields, from the user definition; `create` adds WordPress's required flags. */
 export const userWriteArgs = (create: boolean) => resourceWriteArgs(UserResource, { create });
@@ -95,22 +72,14 @@ export function userRoutes(): RouteEntry[] {
 
   const list: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: 'UsersList',
-    args: userCollectionArgs(),
+    args: collectionArgs(UserList),
     async handler(req) {
       const p = req.params;
       const context = contextOf(p);
-      const published = p.has_published_posts;
-      const filter = {
-        search: p.search || undefined, include: p.include, exclude: p.exclude, slug: p.slug, roles: p.roles,
-        capabilities: p.capabilities, who: p.who === undefined ? undefined : UserWho.nameOf(String(p.who)),
-        hasPublishedPosts: published === true ? ['post', 'page'] : Array.isArray(published) ? published : undefined,
-      };
       // As the users controller: the role and capability filters are refused before the edit context.
       const data = await editCheckAfter(req.ctx, context, req.ctx.can('list_users'), ['rest_user_cannot_view'],
         () => forbiddenContext(req.ctx, 'Sorry, you are not allowed to list users.'),
-        () => req.run(context, {
-          filter, page: p.page, perPage: p.per_page, offset: p.offset, order: Order.nameOf(String(p.order)), orderby: UserOrderBy.nameOf(String(p.orderby)), withTotal: true,
-        }));
+        () => req.run(context, { ...listVariables(UserList, p), withTotal: true }));
       const { total, totalPages, nodes } = data.users;
       return {
         status: 200,

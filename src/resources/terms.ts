@@ -1,7 +1,8 @@
 // Categories (hierarchical) and tags: one term definition, tags without a parent.
 import type { Term } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, VIEW_EDIT, defineResource, deriveResource, type FieldDef } from './define.js';
+import { ALL_CONTEXTS, VIEW_EDIT, collectionParams, defineResource, deriveResource, type FieldDef, type ListDef, type ListParamDef } from './define.js';
+import { Order, TermOrderBy } from './enums.js';
 import { termAncestorSlugs } from '../schema/terms/service.js';
 
 const link = (taxonomy: string): FieldDef => ({
@@ -40,3 +41,22 @@ export const TagResource = deriveResource(CategoryResource, {
   name: 'Tag', title: 'tag', description: 'A post tag.', omit: ['parent'],
   fields: { link: link('post_tag'), taxonomy: taxonomyField('post_tag') },
 });
+
+// ---------------------------------------------------------------- collections
+
+const termListParams = (hierarchical: boolean): Record<string, ListParamDef> => ({
+  ...collectionParams({ perPageDefault: 10 }),
+  exclude: { in: 'filter', kind: 'integer[]', description: 'Ensure result set excludes specific IDs.', default: [] },
+  include: { in: 'filter', kind: 'integer[]', description: 'Limit result set to specific IDs.', default: [] },
+  // As WordPress: hierarchical taxonomies are paged by page only.
+  ...(hierarchical ? {} : { offset: { in: 'arg' as const, kind: 'integer' as const, description: 'Offset the result set by a specific number of items.' } }),
+  order: { in: 'arg', kind: 'enum', enum: Order, description: 'Order sort attribute ascending or descending.', default: 'asc' },
+  orderby: { in: 'arg', kind: 'enum', enum: TermOrderBy, description: 'Sort collection by term attribute.', default: 'name' },
+  hide_empty: { in: 'filter', kind: 'boolean', description: 'Whether to hide terms not assigned to any posts.', default: false },
+  ...(hierarchical ? { parent: { in: 'filter' as const, kind: 'integer' as const, description: 'Limit result set to terms assigned to a specific parent.' } } : {}),
+  post: { in: 'filter', kind: 'integer', description: 'Limit result set to terms assigned to a specific post.', default: null, argSchema: { type: 'integer' } },
+  slug: { in: 'filter', kind: 'string[]', description: 'Limit result set to terms with one or more specific slugs.' },
+});
+
+export const CategoryList: ListDef = { filterName: 'CategoryListFilter', description: 'Filters of a category list; every one optional.', params: termListParams(true) };
+export const TagList: ListDef = { filterName: 'TagListFilter', description: 'Filters of a tag list; every one optional.', params: termListParams(false) };

@@ -2,7 +2,8 @@
 // context) resolve to null unless the caller is that user or may list or edit users, so GraphQL
 // clients see no more than REST clients.
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, EDIT, VIEW_EDIT, defineResource, type FieldDef } from './define.js';
+import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, type FieldDef, type ListDef } from './define.js';
+import { Order, UserOrderBy, UserWho } from './enums.js';
 import { capabilitiesOf } from '../auth/capabilities.js';
 import { canDeleteUser, canEditUser, canSeeUserDetails } from '../auth/user-permissions.js';
 import { authorLink, avatarUrls } from '../schema/users/service.js';
@@ -87,3 +88,28 @@ export const ApplicationPasswordResource = defineResource({
     userId: { kind: 'integer', rest: false, linkData: '_user', readonly: true, description: 'Id of the user it belongs to.' },
   },
 });
+
+// ---------------------------------------------------------------- collections
+
+export const UserList: ListDef = {
+  filterName: 'UserListFilter', description: 'Filters of the user list; every one optional.',
+  params: {
+    ...collectionParams({ perPageDefault: 10 }),
+    exclude: { in: 'filter', kind: 'integer[]', description: 'Ensure result set excludes specific IDs.', default: [] },
+    include: { in: 'filter', kind: 'integer[]', description: 'Limit result set to specific IDs.', default: [] },
+    offset: { in: 'arg', kind: 'integer', description: 'Offset the result set by a specific number of items.' },
+    order: { in: 'arg', kind: 'enum', enum: Order, description: 'Order sort attribute ascending or descending.', default: 'asc' },
+    orderby: { in: 'arg', kind: 'enum', enum: UserOrderBy, description: 'Sort collection by user attribute.', default: 'name' },
+    slug: { in: 'filter', kind: 'string[]', description: 'Limit result set to users with one or more specific slugs.' },
+    roles: { in: 'filter', kind: 'string[]', description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.' },
+    capabilities: { in: 'filter', kind: 'string[]', description: 'Limit result set to users matching at least one specific capability provided. Accepts csv list or single capability.' },
+    who: { in: 'filter', kind: 'enum', enum: UserWho, description: 'Limit result set to users who are considered authors.' },
+    has_published_posts: {
+      in: 'filter', kind: 'string[]', description: 'Limit result set to users who have published posts.',
+      graphqlDescription: 'Only users with published content of these types. Callers who may not list users always get this filter, for posts and pages.',
+      argSchema: { type: ['boolean', 'array'], items: { type: 'string', enum: ['post', 'page', 'attachment'] } },
+      // true stands for every public type, as WordPress's get_post_types(['show_in_rest' => true]).
+      fromRest: (v) => (v === true ? ['post', 'page'] : Array.isArray(v) ? v : undefined),
+    },
+  },
+};

@@ -5,10 +5,9 @@ import { cachedCount } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
-import { CategoryResource, TagResource } from '../../resources/terms.js';
-import { Order, TermOrderBy } from '../../resources/enums.js';
-import type { Resource } from '../../resources/define.js';
-import { enumRef, resourceFields, resourceInput } from '../resource-types.js';
+import { CategoryList, CategoryResource, TagList, TagResource } from '../../resources/terms.js';
+import type { ListDef, Resource } from '../../resources/define.js';
+import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
 import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
 
 export const CategoryRef = builder.prismaObject('Term', {
@@ -23,22 +22,9 @@ export const TagRef = builder.prismaObject('Term', {
   fields: (t) => resourceFields(t, TagResource) as never,
 });
 
-const TermListFilter = builder.inputType('TermListFilter', {
-  description: 'Filters of a term list; every one optional.',
-  fields: (t) => ({
-    search: t.string({ required: false, description: 'Part of the name or slug.' }),
-    include: t.intList({ required: false, description: 'Only these ids.' }),
-    exclude: t.intList({ required: false, description: 'Not these ids.' }),
-    slug: t.stringList({ required: false, description: 'Only these slugs.' }),
-    parent: t.int({ required: false, description: 'Categories: only children of this category (0 for top level).' }),
-    post: t.int({ required: false, description: 'Only terms assigned to this post.' }),
-    hideEmpty: t.boolean({ required: false, description: 'Leave out terms no published post carries.' }),
-  }),
-});
-
 interface ListShape { where: PrismaNS.TermWhereInput; orderBy: PrismaNS.TermOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; filter: TermFilter }
 
-function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: Resource) {
+function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: Resource, list: ListDef) {
   const lower = name.toLowerCase();
   const TermInputType = resourceInput(resource, { description: `Writable fields of a ${lower}; name is required on create.` });
   const List = builder.objectRef<ListShape>(`${name}List`).implement({
@@ -80,15 +66,9 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
     }),
     [plural]: t.field({
       type: List, description: `A page of ${plural}, by name by default.`,
-      args: {
-        filter: t.arg({ type: TermListFilter, required: false, description: 'Filters.' }),
-        page: t.arg.int({ required: false, defaultValue: 1, description: 'Page number, from 1.' }),
-        perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Items per page, 1 to 100.' }),
-        offset: t.arg.int({ required: false, description: 'Items to skip (overrides page).' }),
-        order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'asc', description: 'Order sort attribute ascending or descending.' }),
-        orderby: t.arg({ type: enumRef(TermOrderBy), required: false, defaultValue: 'name', description: 'Sort collection by term attribute.' }),
-      },
-      resolve: async (_r, args, ctx) => {
+      args: listArgs(t, list, listFilterInput(list)) as never,
+      resolve: async (_r, rawArgs, ctx) => {
+        const args = rawArgs as { filter?: TermFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string };
         const filter = (args.filter ?? {}) as TermFilter;
         // As the terms controller: the post must exist, and its terms are shown only to those who may read it.
         if (filter.post != null) await checkPostForTerms(ctx, filter.post);
@@ -146,5 +126,5 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
   }));
 }
 
-defineTaxonomy('category', 'Category', 'categories', CategoryRef, CategoryResource);
-defineTaxonomy('post_tag', 'Tag', 'tags', TagRef, TagResource);
+defineTaxonomy('category', 'Category', 'categories', CategoryRef, CategoryResource, CategoryList);
+defineTaxonomy('post_tag', 'Tag', 'tags', TagRef, TagResource, TagList);

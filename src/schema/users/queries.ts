@@ -4,26 +4,12 @@ import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
 import { cachedCount } from '../../db/list.js';
-import { enumRef } from '../resource-types.js';
-import { Order, UserOrderBy, UserWho } from '../../resources/enums.js';
+import { listArgs, listFilterInput } from '../resource-types.js';
+import { UserList as UserListDef } from '../../resources/users.js';
 import {
   checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, userListOrder, userListWhere,
   type UserListFilter as Filter, type UserListPaging,
 } from './service.js';
-
-export const UserListFilter = builder.inputType('UserListFilter', {
-  description: 'Filters of the user list; every one optional.',
-  fields: (t) => ({
-    search: t.string({ required: false, description: 'Text in the login, name or slug (also e-mail and URL for callers who may list users).' }),
-    include: t.intList({ required: false, description: 'Only these ids.' }),
-    exclude: t.intList({ required: false, description: 'Not these ids.' }),
-    slug: t.stringList({ required: false, description: 'Only users with one of these slugs.' }),
-    roles: t.stringList({ required: false, description: 'Only users holding one of these roles (needs list_users).' }),
-    capabilities: t.stringList({ required: false, description: 'Only users holding every one of these capabilities (needs list_users).' }),
-    who: t.field({ type: enumRef(UserWho), required: false, description: 'AUTHORS: only users who can author content (needs the right to edit posts or pages).' }),
-    hasPublishedPosts: t.stringList({ required: false, description: 'Only users with published content of these types. Callers who may not list users always get this filter, for posts and pages.' }),
-  }),
-});
 
 interface UserListShape { where: PrismaNS.UserWhereInput; paging: UserListPaging; skip: number; ids: number[] | null }
 
@@ -64,17 +50,11 @@ builder.queryFields((t) => ({
   users: t.field({
     type: UserList,
     description: 'A page of users, by name by default. Callers who may not list users see only authors of published content.',
-    args: {
-      filter: t.arg({ type: UserListFilter, required: false }),
-      page: t.arg.int({ required: false, defaultValue: 1 }),
-      perPage: t.arg.int({ required: false, defaultValue: 10 }),
-      offset: t.arg.int({ required: false }),
-      order: t.arg({ type: enumRef(Order), required: false, defaultValue: 'asc', description: 'Order sort attribute ascending or descending.' }),
-      orderby: t.arg({ type: enumRef(UserOrderBy), required: false, defaultValue: 'name', description: 'Sort collection by user attribute.' }),
-    },
-    resolve: async (_root, args, ctx) => {
+    args: listArgs(t, UserListDef, listFilterInput(UserListDef)) as never,
+    resolve: async (_root, rawArgs, ctx) => {
+      const args = rawArgs as { filter?: Filter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string };
       const filter = (args.filter ?? {}) as Filter;
-      const orderby = (args.orderby as string) ?? 'name';
+      const orderby = args.orderby ?? 'name';
       checkUserListAccess(ctx, filter, orderby);
       const page = args.page ?? 1;
       const perPage = args.perPage ?? 10;
