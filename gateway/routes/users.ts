@@ -4,6 +4,7 @@
 import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
+import { INT32_MAX, INT32_MIN } from '../int-range.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { editCheckAfter, forbiddenContext } from '../edit-context.js';
@@ -50,12 +51,15 @@ export function shapeUser(root: string, item: Item): Item {
 }
 
 /** users/me and application-password routes take `me`; the domain reads a missing id as the caller. */
-const userIdParam = (value: unknown): number | null => (value === 'me' || value === undefined ? null : Number(value));
+const userIdParam = (value: unknown): number | null => (value === 'me' || value === undefined ? null : clampInt(Number(value)));
+
+/** Ids beyond the database's range cannot exist: the nearest bound finds nothing, as WordPress. */
+const clampInt = (n: number) => Math.min(INT32_MAX, Math.max(INT32_MIN, n));
 
 /** The users controller's check_reassign(): a number, or false/''/'false' for "delete their content". */
 function reassignParam(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value);
+  if (typeof value === 'number' && Number.isInteger(value)) return clampInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return clampInt(Number(value));
   if (value === false || value === '' || value === 'false' || value === 0 || value === '0') return null;
   throw new WpError('rest_invalid_param', 'Invalid parameter(s): reassign', 400, {
     params: { reassign: 'Invalid user parameter(s).' },

@@ -62,3 +62,20 @@ describe('items with ids beyond 32 bits are 404', () => {
     expect(remove).toBeWpError(404, 'rest_post_invalid_id');
   });
 });
+
+describe('ids beyond the database range in the users routes', () => {
+  let site: TestSite;
+  beforeAll(async () => { site = await createTestSite(); });
+  afterAll(async () => { await site?.close(); });
+
+  it('answers 404 for application passwords of an impossible user', async () => {
+    const res = await site.req('GET', '/core/v2/users/99999999999/application-passwords', { as: 'administrator' });
+    expect(res).toBeWpError(404, 'rest_user_invalid_id');
+  });
+
+  it('refuses to reassign content to an impossible user', async () => {
+    const res = await site.req('DELETE', `/core/v2/users/${site.users.author.id}?force=true&reassign=99999999999`, { as: 'administrator' });
+    expect(res).toBeWpError(400, 'rest_user_invalid_reassign');
+    expect((await site.req('GET', `/core/v2/users/${site.users.author.id}`, { as: 'administrator' })).status).toBe(200);
+  });
+});
