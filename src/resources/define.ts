@@ -156,23 +156,30 @@ export function defineResource(def: ResourceDef): Resource {
   };
 }
 
-/** The same resource with fields left out, added or changed (pages from posts, tags from categories). */
-export function deriveResource(base: ResourceDef, o: { name: string; title: string; description: string; omit?: string[]; fields?: Record<string, FieldDef>; after?: Record<string, string> }): Resource {
-  const fields: Record<string, FieldDef> = {};
-  const extra = { ...(o.fields ?? {}) };
+/**
+ * An ordered record with entries left out, replaced, or added (after a named entry, else at the
+ * end): how pages are made from posts and tags from categories, for fields and list parameters.
+ */
+function derived<T>(base: Record<string, T>, o: { omit?: string[]; add?: Record<string, T>; after?: Record<string, string> }): Record<string, T> {
+  const out: Record<string, T> = {};
+  const extra = { ...(o.add ?? {}) };
   const place = (key: string) => {
     for (const [name, anchor] of Object.entries(o.after ?? {})) {
-      if (anchor === key && extra[name]) { fields[name] = extra[name]; delete extra[name]; place(name); }
+      if (anchor === key && extra[name]) { out[name] = extra[name]; delete extra[name]; place(name); }
     }
   };
-  for (const [key, field] of Object.entries(base.fields)) {
+  for (const [key, value] of Object.entries(base)) {
     if (o.omit?.includes(key)) continue;
-    fields[key] = extra[key] ?? field;
+    out[key] = extra[key] ?? value;
     delete extra[key];
     place(key);
   }
-  Object.assign(fields, extra);
-  return defineResource({ name: o.name, title: o.title, description: o.description, fields });
+  return Object.assign(out, extra);
+}
+
+/** The same resource with fields left out, added or changed (pages from posts, tags from categories). */
+export function deriveResource(base: ResourceDef, o: { name: string; title: string; description: string; omit?: string[]; fields?: Record<string, FieldDef>; after?: Record<string, string> }): Resource {
+  return defineResource({ name: o.name, title: o.title, description: o.description, fields: derived(base.fields, { omit: o.omit, add: o.fields, after: o.after }) });
 }
 
 /** Fields the REST answer of a context shows, in order: [GraphQL name, REST key, def]. */
@@ -229,21 +236,7 @@ export interface ListDef {
 
 /** A list's parameters with some left out, some added after a given one, some changed. */
 export function deriveList(base: ListDef, o: { filterName: string; description?: string; omit?: string[]; params?: Record<string, ListParamDef>; after?: Record<string, string> }): ListDef {
-  const params: Record<string, ListParamDef> = {};
-  const extra = { ...(o.params ?? {}) };
-  const place = (key: string) => {
-    for (const [name, anchor] of Object.entries(o.after ?? {})) {
-      if (anchor === key && extra[name]) { params[name] = extra[name]; delete extra[name]; place(name); }
-    }
-  };
-  for (const [key, p] of Object.entries(base.params)) {
-    if (o.omit?.includes(key)) continue;
-    params[key] = extra[key] ?? p;
-    delete extra[key];
-    place(key);
-  }
-  Object.assign(params, extra);
-  return { filterName: o.filterName, description: o.description ?? base.description, params };
+  return { filterName: o.filterName, description: o.description ?? base.description, params: derived(base.params, { omit: o.omit, add: o.params, after: o.after }) };
 }
 
 /** The parameters every collection starts with (WordPress's get_collection_params()). */
