@@ -7,7 +7,7 @@ import { itemSchema } from '../../src/resources/json-schema.js';
 import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
-import { errorCode, forbiddenContext, requireCapForEdit } from '../edit-context.js';
+import { editCheckAfter, errorCode, forbiddenContext } from '../edit-context.js';
 import { contextArg, idArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { contentLinks, itemAllow } from '../shape/links.js';
@@ -43,8 +43,12 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
     async handler(req) {
       const p = req.params;
       const context = contextOf(p);
-      requireCapForEdit(req.ctx, context, d.caps.edit_posts, 'Sorry, you are not allowed to edit posts in this post type.');
-      const data = await req.run(context, { ...listVariables(o.list, p), withTotal: true });
+      // WordPress sanitizes the arguments before get_items_permissions_check, and `status` is refused
+      // by its sanitizer (400 rest_invalid_param, inner rest_forbidden_status): that answer comes
+      // before the missing edit right. The domain makes the status check, so the list runs first.
+      const data = await editCheckAfter(req.ctx, context, req.ctx.can(d.caps.edit_posts), ['rest_invalid_param'],
+        () => forbiddenContext(req.ctx, 'Sorry, you are not allowed to edit posts in this post type.'),
+        () => req.run(context, { ...listVariables(o.list, p), withTotal: true }));
       const { total, totalPages, nodes } = data[listField];
       return {
         status: 200,
