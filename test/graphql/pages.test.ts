@@ -76,7 +76,7 @@ describe('pages: writes with typed inputs and enum values', () => {
 });
 
 describe('pages: lists with filters, enum ordering and paging', () => {
-  const titles = (res: { data: any }) => res.data.pages.nodes.map((n: { title: { rendered: string } }) => n.title.rendered);
+  const titles = (res: { data?: any }) => res.data.pages.nodes.map((n: { title: { rendered: string } }) => n.title.rendered);
   let parent: number;
   let children: number[];
   let draft: number;

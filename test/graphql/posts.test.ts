@@ -108,7 +108,7 @@ describe('posts: writes with typed inputs and enum values', () => {
 });
 
 describe('posts: lists with filters, enum ordering and paging', () => {
-  const titles = (res: { data: any }) => res.data.posts.nodes.map((n: { title: { rendered: string } }) => n.title.rendered);
+  const titles = (res: { data?: any }) => res.data.posts.nodes.map((n: { title: { rendered: string } }) => n.title.rendered);
   let category: number;
   let listed: number[];
   let draft: number;
