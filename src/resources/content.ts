@@ -91,7 +91,6 @@ const postFields: Record<string, FieldDef> = {
       return { ...textValue(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
     },
   },
-  author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
   excerpt: {
     description: 'The excerpt for the post.',
     ...text('excerpt', { contexts: ALL_CONTEXTS, protected: true }),
@@ -103,6 +102,7 @@ const postFields: Record<string, FieldDef> = {
       return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length)), ctx, p), isProtected: !!p.password };
     },
   },
+  author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
   featuredMedia: { kind: 'integer', description: 'The ID of the featured media for the post.', contexts: ALL_CONTEXTS },
   commentStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not comments are open on the post.', contexts: VIEW_EDIT },
   pingStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not the post can be pinged.', contexts: VIEW_EDIT },
