@@ -88,7 +88,7 @@ const postFields: Record<string, FieldDef> = {
     ...text('content', { contexts: VIEW_EDIT, rendered: VIEW_EDIT, protected: true, blockVersion: true }),
     resolve: (p: Row, _a: unknown, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
-      return { ...textValue(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
+      return { ...textValue(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p, locked), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
     },
   },
   excerpt: {
@@ -99,7 +99,7 @@ const postFields: Record<string, FieldDef> = {
     resolve: (p: Row, args: { length?: number | null }, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
       const length = args.length ?? 55;
-      return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length)), ctx, p), isProtected: !!p.password };
+      return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length)), ctx, p, locked), isProtected: !!p.password };
     },
   },
   author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },

@@ -196,3 +196,22 @@ describe('posts: lists with filters, enum ordering and paging', () => {
     expect((await site.gql('query($id: Int!) { post(id: $id) { id status content { raw } } }', { id: draft }, { as: 'editor' })).data.post).toEqual({ id: draft, status: 'DRAFT', content: { raw: 'Secret draft' } });
   });
 });
+
+describe('password-protected text', () => {
+  it('keeps the raw text of another author\'s protected post from a contributor, over GraphQL and REST', async () => {
+    const made = await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Locked', content: 'secret body', excerpt: 'secret summary', password: 'pw', status: 'publish' } });
+    expect(made.status).toBe(201);
+    const query = 'query($id: Int!, $pw: String) { post(id: $id, password: $pw) { title { raw } content { raw rendered protected } excerpt { raw rendered } } }';
+    const locked = await site.gql(query, { id: made.body.id }, { as: 'contributor' });
+    expect(locked.errors).toBeUndefined();
+    expect(locked.data.post).toEqual({ title: { raw: 'Locked' }, content: { raw: null, rendered: '', protected: true }, excerpt: { raw: null, rendered: '' } });
+    const opened = await site.gql(query, { id: made.body.id, pw: 'pw' }, { as: 'contributor' });
+    expect(opened.data.post.content.raw).toBe('secret body');
+    const editor = await site.gql(query, { id: made.body.id }, { as: 'editor' });
+    expect(editor.data.post.content.raw).toBe('secret body');
+    const list = await site.req('GET', `/core/v2/posts?context=edit&include=${made.body.id}`, { as: 'contributor' });
+    expect(list.status).toBe(200);
+    expect(list.body[0].content.raw).toBeNull();
+    expect(list.body[0].excerpt.raw).toBeNull();
+  });
+});

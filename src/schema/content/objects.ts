@@ -53,8 +53,12 @@ export function passwordRequired(ctx: Context, row: Content): boolean {
   return ctx.offeredPasswords.get(row.id) !== row.password;
 }
 
-export function textValue(raw: string, rendered: string, ctx: Context, row: Content): TextValue {
-  return { raw, rendered, isProtected: false, showRaw: showsRaw(ctx, row), blockVersion: 0 };
+/**
+ * `locked`: the text is behind a password the caller neither may bypass nor offered; its raw
+ * form stays hidden too (a contributor may hold edit_posts, not the password of another's post).
+ */
+export function textValue(raw: string, rendered: string, ctx: Context, row: Content, locked = false): TextValue {
+  return { raw, rendered, isProtected: false, showRaw: !locked && showsRaw(ctx, row), blockVersion: 0 };
 }
 
 /** Revision count and newest revision of every item on the page, in one grouped query. */
