@@ -19,5 +19,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: two files at a time keeps SQLite and PostgreSQL runs from starving each other.
     maxWorkers: 2,
+    // Files share their worker's loaded modules (the schema is built once per worker, not per
+    // file); each file still makes its own site and database, and caches are per database handle.
+    isolate: false,
   },
 });
