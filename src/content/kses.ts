@@ -33,14 +33,32 @@ const TITLE_TAGS: Record<string, string[]> = {
 const SCHEMES = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
 const URL_ATTRS = ['href', 'src', 'cite', 'action', 'longdesc', 'usemap', 'poster', 'data'];
 
+/**
+ * A URL as a browser reads its scheme: character references decoded and the control characters
+ * and blanks it skips removed (`&#106;avascript:`, `java&#x09;script:`), as kses normalises it.
+ */
+function schemeView(value: string): string {
+  const decoded = value.replace(/&#(?:x([0-9a-f]+)|(\d+));?|&(colon|tab|newline);/gi, (_m, hex: string, dec: string, name: string) => {
+    if (name) return ({ colon: ':', tab: '\t', newline: '\n' } as Record<string, string>)[name.toLowerCase()];
+    const code = hex ? parseInt(hex, 16) : Number(dec);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
+  // eslint-disable-next-line no-control-regex
+  return decoded.replace(/[\u0000-\u0020]/g, '');
+}
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
 /** kses cuts a disallowed scheme off and keeps what follows: href="javascript:alert(3)" → href="alert(3)". */
 function stripBadSchemes(_tag: string, attribs: sanitizeHtml.Attributes) {
   for (const name of URL_ATTRS) {
     const value = attribs[name];
     if (value === undefined) continue;
-    let v = value;
-    for (let m = /^\s*([a-z][a-z0-9+.-]*)\s*:/i.exec(v); m && !SCHEMES.includes(m[1].toLowerCase()); m = /^\s*([a-z][a-z0-9+.-]*)\s*:/i.exec(v)) v = v.slice(m[0].length);
-    attribs[name] = v;
+    let v = schemeView(value);
+    let cut = false;
+    for (let m = SCHEME.exec(v); m && !SCHEMES.includes(m[1].toLowerCase()); m = SCHEME.exec(v)) { v = v.slice(m[0].length); cut = true; }
+    // Untouched values keep the author's spelling; a cut one is stored as the browser would read it.
+    if (cut) attribs[name] = v;
   }
   return { tagName: _tag, attribs };
 }
@@ -120,7 +138,8 @@ function onlyReserialised(html: string, guarded: string, filtered: string): bool
 export function filterPostHtml(html: string): string {
   if (!html) return html;
   const comments: string[] = [];
-  const guarded = html.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, (c) => `\u0000${comments.push(c) - 1}\u0000`);
+  // A browser also ends a comment at `--!>`: a block comment holding one is not kept as it is.
+  const guarded = html.replace(/<!--\s*\/?wp:(?:(?!--!?>)[\s\S])*?-->/g, (c) => `\u0000${comments.push(c) - 1}\u0000`);
   const filtered = sanitizeHtml(guarded, POST);
   if (onlyReserialised(html, guarded, filtered)) return html;
   return filtered.replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);

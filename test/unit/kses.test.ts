@@ -44,3 +44,25 @@ describe('filterTitleHtml', () => {
     expect(filterTitleHtml('<img src="x"><b>t</b>')).toBe('<b>t</b>');
   });
 });
+
+describe('schemes and comments as a browser reads them', () => {
+  it('cuts a disallowed scheme hidden behind character references or blanks', () => {
+    expect(filterPostHtml('<a href="&#106;avascript:alert(1)">x</a>')).toBe('<a href="alert(1)">x</a>');
+    expect(filterPostHtml('<a href="&#x6A;avascript&#58;alert(1)">x</a>')).toBe('<a href="alert(1)">x</a>');
+    expect(filterPostHtml('<a href="java&#x09;script:alert(1)">x</a>')).toBe('<a href="alert(1)">x</a>');
+    expect(filterPostHtml('<a href="java\tscript:alert(1)">x</a>')).toBe('<a href="alert(1)">x</a>');
+    expect(filterPostHtml('<a href="javascript&colon;alert(1)">x</a>')).toBe('<a href="alert(1)">x</a>');
+  });
+
+  it('leaves allowed and relative URLs as the author wrote them', () => {
+    expect(filterPostHtml('<a href="https://example.test/?a=1&amp;b=2">x</a>')).toBe('<a href="https://example.test/?a=1&amp;b=2">x</a>');
+    expect(filterPostHtml('<a href="/relative/path">x</a>')).toBe('<a href="/relative/path">x</a>');
+    expect(filterPostHtml('<a href="mailto:a@example.test">x</a>')).toBe('<a href="mailto:a@example.test">x</a>');
+  });
+
+  it('does not keep a block comment that a browser would end early at --!>', () => {
+    const out = filterPostHtml('<!-- wp:x --!><img src=x onerror=alert(1)> -->');
+    expect(out).not.toContain('onerror');
+    expect(filterPostHtml('<!-- wp:paragraph --><p>ok</p><!-- /wp:paragraph -->')).toBe('<!-- wp:paragraph --><p>ok</p><!-- /wp:paragraph -->');
+  });
+});
