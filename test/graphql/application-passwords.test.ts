@@ -129,3 +129,15 @@ describe("application passwords: another user's", () => {
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'incorrect_password', status: 401 });
   });
 });
+
+describe('the same format rule as REST', () => {
+  it('refuses an appId that is not a UUID, over GraphQL and REST, and stores nothing', async () => {
+    const gql = await site.gql('mutation { createApplicationPassword(input: { name: "Bad id", appId: "nope" }) { uuid } }', {}, { as: 'author' });
+    expectGqlError(gql, 400, 'rest_invalid_param');
+    expect(gql.errors?.[0].extensions?.data).toMatchObject({ params: { appId: 'appId is not a valid UUID.' }, details: { appId: { code: 'rest_invalid_uuid' } } });
+    const rest = await site.req('POST', '/core/v2/users/me/application-passwords', { as: 'author', json: { name: 'Bad id', app_id: 'nope' } });
+    expect(rest).toBeWpError(400, 'rest_invalid_param');
+    const list = await site.req('GET', '/core/v2/users/me/application-passwords', { as: 'author' });
+    expect(list.body.map((a: { name: string }) => a.name)).not.toContain('Bad id');
+  });
+});

@@ -3,7 +3,7 @@
 // manages a user's passwords; names are unique per user; the password is shown once, at creation.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.js';
-import { authStatus, restError } from '../../errors.js';
+import { authStatus, invalidParam, restError } from '../../errors.js';
 import { canManageApplicationPasswords } from '../../auth/user-permissions.js';
 import { hashApplicationPassword, newApplicationPassword } from '../../auth/passwords.js';
 import { findUser, resolveUserId } from '../users/service.js';
@@ -76,6 +76,10 @@ async function checkNameFree(ctx: Context, userId: number, name: string, exceptU
 
 /** WP_Application_Passwords::create_new_application_password. The plain password is returned once. */
 export async function issueApplicationPassword(ctx: Context, userId: number, input: { name?: string | null; appId?: string | null }): Promise<AppPasswordRecord> {
+  // The REST validator checks the format first; GraphQL callers meet the same rule here.
+  if (input.appId && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(input.appId)) {
+    invalidParam('appId', 'rest_invalid_uuid', 'appId is not a valid UUID.');
+  }
   const name = cleanName(input.name);
   if (!name) throw restError('application_password_empty_name', 'An application name is required to create an application password.', 400);
   await checkNameFree(ctx, userId, name);
