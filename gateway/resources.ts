@@ -24,11 +24,6 @@ export function writeArgs(r: ResourceDef, o: { create: boolean }): Record<string
   return args;
 }
 
-/** A list's argument from a field-like declaration (type keywords from the same kinds). */
-export function argOf(f: Pick<FieldDef, 'kind' | 'enum' | 'items' | 'description' | 'default' | 'schema'>): ArgDef {
-  return { description: f.description, ...typeSchema(f), ...(f.schema ?? {}), ...(f.default !== undefined ? { default: f.default } : {}) } as ArgDef;
-}
-
 function subSelection(f: FieldDef, context: RestContext): string {
   if (f.selection) return ` ${f.selection}`;
   if (!f.properties || f.kind !== 'object') return '';

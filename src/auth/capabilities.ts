@@ -1,5 +1,3 @@
-import { contentTypeOf } from '../resources/content-types.js';
-
 // WordPress's five stock roles and the primitive capabilities each holds (wp-admin/includes/schema.php).
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof ROLES)[number];
@@ -41,9 +39,4 @@ export interface TypeCaps {
   edit_posts: string; edit_others_posts: string; edit_published_posts: string; edit_private_posts: string;
   publish_posts: string; read_private_posts: string; delete_posts: string; delete_others_posts: string;
   delete_published_posts: string; delete_private_posts: string;
-}
-
-/** The capability names of a content type come from its descriptor (src/resources/content-types.ts). */
-export function capsForType(type: string): TypeCaps {
-  return contentTypeOf(type).caps;
 }

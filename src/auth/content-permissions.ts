@@ -1,7 +1,7 @@
 // WordPress's meta capabilities for content items (map_meta_cap: read_post, edit_post,
 // delete_post) and the REST controllers' read check, over a row's type/status/author.
 import type { Context } from '../context.js';
-import { capsForType } from './capabilities.js';
+import { contentTypeOf } from '../resources/content-types.js';
 
 export interface ContentAccessRow {
   id: number;
@@ -14,7 +14,7 @@ export interface ContentAccessRow {
 const PUBLISHED = new Set(['publish', 'future']);
 
 function ownOrOthers(ctx: Context, row: ContentAccessRow, verb: 'edit' | 'delete'): boolean {
-  const caps = capsForType(row.type) as unknown as Record<string, string>;
+  const caps = contentTypeOf(row.type).caps as unknown as Record<string, string>;
   const need: string[] = [];
   if (ctx.viewer && row.authorId === ctx.viewer.id) {
     const status = row.status === 'trash' ? row.trashedStatus ?? '' : row.status;
@@ -40,7 +40,7 @@ export function canReadContent(ctx: Context, row: ContentAccessRow): boolean {
   if (row.status === 'publish') return true;
   if (row.status === 'private') {
     if (!ctx.viewer) return false;
-    return row.authorId === ctx.viewer.id || ctx.can(capsForType(row.type).read_private_posts);
+    return row.authorId === ctx.viewer.id || ctx.can(contentTypeOf(row.type).caps.read_private_posts);
   }
   return canEditContent(ctx, row);
 }

@@ -66,14 +66,12 @@ const OTHER: ContentTypeDescriptor = { ...POST_TYPE, type: 'other', supports: { 
 export const CONTENT_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE];
 
 export interface ContentType extends ContentTypeDescriptor {
-  permalink: typeof permalink;
   /** The permalink with a placeholder for the slug (edit context's permalink_template). */
   permalinkTemplate(site: SiteSettings, ancestors: string[]): string;
 }
 
 const withRules = (d: ContentTypeDescriptor): ContentType => ({
   ...d,
-  permalink,
   permalinkTemplate: (site, ancestors) => (d.hierarchical
     ? `${site.home}/${ancestors.map((s) => `${s}/`).join('')}%pagename%/`
     : `${site.home}/%postname%/`),

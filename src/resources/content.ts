@@ -11,7 +11,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { sanitizeTitle } from '../content/slug.js';
 import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
-import { contentTypeOf } from './content-types.js';
+import { contentTypeOf, permalink } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
 type Row = Content & { terms?: { termId: number; taxonomy: string; term: { slug: string } }[]; meta?: { key: string; value: string }[] };
@@ -76,7 +76,7 @@ const postFields: Record<string, FieldDef> = {
   type: { kind: 'string', description: 'Type of post.', contexts: ALL_CONTEXTS, readonly: true },
   link: {
     kind: 'uri', description: 'URL to the post.', contexts: ALL_CONTEXTS, readonly: true,
-    resolve: async (p: Row, _a: unknown, ctx: Context) => contentTypeOf(p.type).permalink(await ctx.site(), p, await ancestorSlugs(ctx, p)),
+    resolve: async (p: Row, _a: unknown, ctx: Context) => permalink(await ctx.site(), p, await ancestorSlugs(ctx, p)),
   },
   title: {
     description: 'The title for the post.',

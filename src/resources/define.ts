@@ -137,23 +137,14 @@ export interface ResourceDef {
   fields: Record<string, FieldDef>;
 }
 
-export interface Resource extends ResourceDef {
-  /** REST key of each field that has one, by GraphQL name. */
-  restName(field: string): string | null;
-}
+/** A resource definition as the rest of the code receives it. */
+export type Resource = ResourceDef;
 
 export const snakeCase = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camelCase = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 export function defineResource(def: ResourceDef): Resource {
-  return {
-    ...def,
-    restName(field) {
-      const f = def.fields[field];
-      if (!f || f.rest === false) return null;
-      return f.rest ?? snakeCase(field);
-    },
-  };
+  return def;
 }
 
 /**

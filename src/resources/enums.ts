@@ -36,5 +36,3 @@ export const TermOrderBy = defineEnum('TermOrderBy', 'What a term list is ordere
 export const UserOrderBy = defineEnum('UserOrderBy', 'What a user list is ordered by.', ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const);
 
 export const UserWho = defineEnum('UserWho', 'A kind of user to list.', ['authors'] as const);
-
-export const ContentTypeName = defineEnum('ContentTypeName', 'A kind of content.', ['post', 'page', 'attachment'] as const);
