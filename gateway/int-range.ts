@@ -15,11 +15,13 @@ export function clampIntParams(params: Record<string, unknown>): void {
   for (const key of Object.keys(params)) params[key] = clamp(params[key]);
 }
 
+/** One integer to the nearest bound of the 32-bit range (ids read from paths, not params, too). */
+export function clampInt(n: number): number {
+  return n > INT32_MAX ? INT32_MAX : n < INT32_MIN ? INT32_MIN : n;
+}
+
 function clamp(value: unknown): unknown {
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return value;
-    return value > INT32_MAX ? INT32_MAX : value < INT32_MIN ? INT32_MIN : value;
-  }
+  if (typeof value === 'number') return Number.isInteger(value) ? clampInt(value) : value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = clamp(value[i]);
     return value;

@@ -2,7 +2,7 @@
 // table, the selection each context runs, and the mapping of names and enum values between the
 // REST body and GraphQL. Nothing here names a field of any resource.
 import type { ArgDef, Params } from './types.js';
-import type { FieldDef, ListDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
+import type { EnumDef, FieldDef, ListDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
 import { camelCase, restFields, snakeCase, writableFields } from '../src/resources/define.js';
 import { fieldSchema, typeSchema } from '../src/resources/json-schema.js';
 
@@ -56,6 +56,13 @@ export function fragmentsOf(r: ResourceDef, typeName = r.name): string {
     .join('\n\n');
 }
 
+/** A REST value of an enum (or enum list) field as GraphQL names it; other values as they are. */
+function enumNamed(f: { kind: string; enum?: EnumDef }, value: unknown): unknown {
+  if (f.kind === 'enum') return f.enum!.nameOf(String(value));
+  if (f.kind === 'enum[]' && Array.isArray(value)) return value.map((v) => f.enum!.nameOf(String(v)));
+  return value;
+}
+
 /** REST params → the GraphQL input of the writable fields that were given. */
 export function inputOf(r: Resource, params: Params): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -65,9 +72,7 @@ export function inputOf(r: Resource, params: Params): Record<string, unknown> {
     if (value === undefined) continue;
     if (f.fromRest) value = f.fromRest(value, rest);
     if (value === undefined) continue;
-    if (f.kind === 'enum' && typeof value === 'string') value = f.enum!.nameOf(value);
-    else if (f.kind === 'enum[]' && Array.isArray(value)) value = value.map((v) => f.enum!.nameOf(String(v)));
-    input[name] = value;
+    input[name] = enumNamed(f, value);
   }
   return input;
 }
@@ -96,12 +101,11 @@ export function restValues(r: ResourceDef): (item: Record<string, unknown>) => R
  */
 export function restItem(r: ResourceDef): (item: Record<string, unknown>, links: Record<string, unknown[]> | null) => Record<string, unknown> {
   const values = restValues(r);
-  const hidden = new Set(Object.values(r.fields).filter((f) => f.linkData && f.rest === false).map((f) => f.linkData!));
-  const aliases = new Set(Object.values(r.fields).filter((f) => f.linkData && f.rest !== false).map((f) => f.linkData!));
+  const linkData = new Set(Object.values(r.fields).flatMap((f) => (f.linkData ? [f.linkData] : [])));
   return (item, links) => {
     values(item);
     const out: Record<string, unknown> = {};
-    for (const key in item) if (!hidden.has(key) && !aliases.has(key)) out[key] = item[key];
+    for (const key in item) if (!linkData.has(key)) out[key] = item[key];
     if (links) out._links = links;
     return out;
   };
@@ -129,8 +133,7 @@ export function listVariables(list: ListDef, params: Params): Record<string, unk
     let value = params[rest];
     if (p.fromRest) value = p.fromRest(value);
     if (value === undefined || value === null) continue;
-    if (p.kind === 'enum') value = p.enum!.nameOf(String(value));
-    else if (p.kind === 'enum[]' && Array.isArray(value)) value = value.map((v) => p.enum!.nameOf(String(v)));
+    value = enumNamed(p, value);
     if (p.in === 'filter') vars.filter[p.graphql ?? camelCase(rest)] = value;
     else vars[p.graphql ?? camelCase(rest)] = value;
   }

@@ -14,9 +14,8 @@ interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'p
 
 const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'integer' };
 
-function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, any>) {
+function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, any>, toRest: ReturnType<typeof restItem>) {
   const ns = `${req.root}core/v2`;
-  const toRest = restItems.get(t.resource) ?? restItems.set(t.resource, restItem(t.resource)).get(t.resource)!;
   const links: Record<string, unknown[]> = {
     self: [{ href: `${ns}/${t.base}/${item.id}` }],
     collection: [{ href: `${ns}/${t.base}` }],
@@ -28,9 +27,8 @@ function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, a
   return toRest(item, links);
 }
 
-const restItems = new Map<Resource, ReturnType<typeof restItem>>();
-
 function routes(t: TaxonomyRoute): RouteEntry[] {
+  const toRest = restItem(t.resource);
   const ctxOf = (p: Params) => (p.context as RestContext) ?? 'view';
   const input = (p: Params) => inputOf(t.resource, p);
   const writeArgs = (create: boolean) => resourceWriteArgs(t.resource, { create });
@@ -45,7 +43,7 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
       const data = await req.run(context, { ...listVariables(t.listDef, p), withTotal: !req.embedded });
       const { total, totalPages, nodes } = data[t.list[0].toLowerCase() + t.list.slice(1)];
       return {
-        status: 200, body: nodes.map((n: Record<string, unknown>) => termLinks(req, t, n)),
+        status: 200, body: nodes.map((n: Record<string, unknown>) => termLinks(req, t, n, toRest)),
         headers: req.embedded ? {} : pagingHeaders(`${req.root}core/v2/${t.base}`, req.query, p.page as number, total, totalPages),
       };
     },
@@ -55,7 +53,7 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
     async handler(req) {
       const data = await req.run('edit', { input: input(req.params) });
       const item = data[`create${t.op}`];
-      return { status: 201, body: termLinks(req, t, item), headers: { Location: `${req.root}core/v2/${t.base}/${item.id}` } };
+      return { status: 201, body: termLinks(req, t, item, toRest), headers: { Location: `${req.root}core/v2/${t.base}/${item.id}` } };
     },
   };
   const get: Endpoint = {
@@ -65,14 +63,14 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
       const context = ctxOf(req.params);
       const data = await req.run(context, { id: Number(req.params.id) });
       requireCapForEdit(req.ctx, context, manage, 'Sorry, you are not allowed to edit this term.');
-      return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()]) };
+      return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()], toRest) };
     },
   };
   const update: Endpoint = {
     methods: ['POST', 'PUT', 'PATCH'], allowBatch: true, permission: manage, operation: `${t.op}Update`, args: { id: idArg, ...writeArgs(false) },
     async handler(req) {
       const data = await req.run('edit', { id: Number(req.params.id), input: input(req.params) });
-      return { status: 200, body: termLinks(req, t, data[`update${t.op}`]) };
+      return { status: 200, body: termLinks(req, t, data[`update${t.op}`], toRest) };
     },
   };
   const remove: Endpoint = {
@@ -81,7 +79,7 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
     async handler(req) {
       const data = await req.run('edit', { id: Number(req.params.id), force: req.params.force });
       const { deleted, previous } = data[`delete${t.op}`];
-      return { status: 200, body: { deleted, previous: termLinks(req, t, previous) } };
+      return { status: 200, body: { deleted, previous: termLinks(req, t, previous, toRest) } };
     },
   };
   return [

@@ -4,7 +4,7 @@
 import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { RestContext } from '../operations.js';
 import { WpError } from '../errors.js';
-import { INT32_MAX, INT32_MIN } from '../int-range.js';
+import { clampInt } from '../int-range.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { editCheckAfter, forbiddenContext } from '../edit-context.js';
@@ -52,9 +52,6 @@ export function shapeUser(root: string, item: Item): Item {
 
 /** users/me and application-password routes take `me`; the domain reads a missing id as the caller. */
 const userIdParam = (value: unknown): number | null => (value === 'me' || value === undefined ? null : clampInt(Number(value)));
-
-/** Ids beyond the database's range cannot exist: the nearest bound finds nothing, as WordPress. */
-const clampInt = (n: number) => Math.min(INT32_MAX, Math.max(INT32_MIN, n));
 
 /** The users controller's check_reassign(): a number, or false/''/'false' for "delete their content". */
 function reassignParam(value: unknown): number | null {
