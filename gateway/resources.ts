@@ -2,8 +2,8 @@
 // table, the selection each context runs, and the mapping of names and enum values between the
 // REST body and GraphQL. Nothing here names a field of any resource.
 import type { ArgDef, Params } from './types.js';
-import type { EnumDef, FieldDef, ListDef, Resource, ResourceDef, RestContext } from '../src/resources/define.js';
-import { camelCase, restFields, snakeCase, writableFields } from '../src/resources/define.js';
+import type { EnumDef, FieldDef, ListDef, ResourceDef, RestContext } from '../src/resources/define.js';
+import { camelCase, restFields, restKey, writableFields } from '../src/resources/define.js';
 import { fieldSchema, typeSchema } from '../src/resources/json-schema.js';
 
 /** Keywords of a property that become keywords of its argument (WordPress's rest_get_endpoint_args_for_schema). */
@@ -64,7 +64,7 @@ function enumNamed(f: { kind: string; enum?: EnumDef }, value: unknown): unknown
 }
 
 /** REST params → the GraphQL input of the writable fields that were given. */
-export function inputOf(r: Resource, params: Params): Record<string, unknown> {
+export function inputOf(r: ResourceDef, params: Params): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, rest, f] of writableFields(r)) {
     if (f.graphqlInput === false) continue;
@@ -83,7 +83,7 @@ export function restValues(r: ResourceDef): (item: Record<string, unknown>) => R
   for (const [name, f] of Object.entries(r.fields)) {
     if ((f.kind !== 'enum' && f.kind !== 'enum[]') || f.rest === false) continue;
     const e = f.outputEnum ?? f.enum!;
-    enumFields.push([f.rest ?? snakeCase(name), e.valueOf, f.kind === 'enum[]']);
+    enumFields.push([restKey(name, f), e.valueOf, f.kind === 'enum[]']);
   }
   return (item) => {
     for (const [key, valueOf, list] of enumFields) {

@@ -2,7 +2,7 @@
 // type's descriptor and its resource definition.
 import type { Endpoint, GatewayRequest, Params, RouteEntry, RouteResult } from '../types.js';
 import type { ContentTypeDescriptor } from '../../src/resources/content-types.js';
-import type { ListDef, Resource } from '../../src/resources/define.js';
+import type { ListDef, ResourceDef } from '../../src/resources/define.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
 import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import type { RestContext } from '../operations.js';
@@ -16,7 +16,7 @@ export interface ContentRouteOptions {
   /** The content type: REST base, GraphQL names, capabilities, taxonomies. */
   descriptor: ContentTypeDescriptor;
   /** Its fields: write arguments, input mapping and the REST values of enums come from here. */
-  resource: Resource;
+  resource: ResourceDef;
   /** Its collection parameters: REST arguments and the list's GraphQL variables. */
   list: ListDef;
 }

@@ -4,13 +4,13 @@ import type { RestContext } from '../operations.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { requireCapForEdit } from '../edit-context.js';
-import type { ListDef, Resource } from '../../src/resources/define.js';
+import type { ListDef, ResourceDef } from '../../src/resources/define.js';
 import { CategoryList, CategoryResource, TagList, TagResource } from '../../src/resources/terms.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
 import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import { CURIES } from '../shape/links.js';
 
-interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; resource: Resource; listDef: ListDef }
+interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; resource: ResourceDef; listDef: ListDef }
 
 const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'integer' };
 

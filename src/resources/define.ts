@@ -137,13 +137,13 @@ export interface ResourceDef {
   fields: Record<string, FieldDef>;
 }
 
-/** A resource definition as the rest of the code receives it. */
-export type Resource = ResourceDef;
-
 export const snakeCase = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camelCase = (s: string) => s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-export function defineResource(def: ResourceDef): Resource {
+/** The REST key of a field: given, or the snake_case of its GraphQL name. */
+export const restKey = (name: string, f: Pick<FieldDef, 'rest'>): string => (typeof f.rest === 'string' ? f.rest : snakeCase(name));
+
+export function defineResource(def: ResourceDef): ResourceDef {
   return def;
 }
 
@@ -169,7 +169,7 @@ function derived<T>(base: Record<string, T>, o: { omit?: string[]; add?: Record<
 }
 
 /** The same resource with fields left out, added or changed (pages from posts, tags from categories). */
-export function deriveResource(base: ResourceDef, o: { name: string; title: string; description: string; omit?: string[]; fields?: Record<string, FieldDef>; after?: Record<string, string> }): Resource {
+export function deriveResource(base: ResourceDef, o: { name: string; title: string; description: string; omit?: string[]; fields?: Record<string, FieldDef>; after?: Record<string, string> }): ResourceDef {
   return defineResource({ name: o.name, title: o.title, description: o.description, fields: derived(base.fields, { omit: o.omit, add: o.fields, after: o.after }) });
 }
 
@@ -178,7 +178,7 @@ export function restFields(r: ResourceDef, context: RestContext): [string, strin
   const out: [string, string, FieldDef][] = [];
   for (const [name, f] of Object.entries(r.fields)) {
     if (f.rest === false || f.writeOnly || !f.contexts?.includes(context)) continue;
-    out.push([name, f.rest ?? snakeCase(name), f]);
+    out.push([name, restKey(name, f), f]);
   }
   return out;
 }
@@ -187,7 +187,7 @@ export function restFields(r: ResourceDef, context: RestContext): [string, strin
 export function writableFields(r: ResourceDef): [string, string, FieldDef][] {
   return Object.entries(r.fields)
     .filter(([, f]) => !f.readonly && f.rest !== false)
-    .map(([name, f]) => [name, (f.rest as string | undefined) ?? snakeCase(name), f]);
+    .map(([name, f]) => [name, restKey(name, f), f]);
 }
 
 // ---------------------------------------------------------------- lists

@@ -2,7 +2,7 @@
 // `context` and `readonly` on every property. OPTIONS and `?context=help` answer it; the REST
 // arguments of writes are cut from it.
 import type { FieldDef, FieldKind, PropertyDef, ResourceDef } from './define.js';
-import { snakeCase } from './define.js';
+import { restKey } from './define.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -27,28 +27,17 @@ export function typeSchema(f: Pick<FieldDef, 'kind' | 'enum' | 'items' | 'accept
 }
 
 function propertiesSchema(properties: Record<string, PropertyDef>): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const [key, p] of Object.entries(properties)) {
-    out[key] = {
-      description: p.description,
-      ...typeSchema(p),
-      ...(p.schema ?? {}),
-      ...(p.default !== undefined ? { default: p.default } : {}),
-      context: p.contexts,
-      ...(p.readonly ? { readonly: true } : {}),
-    };
-  }
-  return out;
+  return Object.fromEntries(Object.entries(properties).map(([key, p]) => [key, fieldSchema(p)]));
 }
 
-/** One property of the item schema. */
-export function fieldSchema(f: FieldDef): JsonSchema {
+/** One property of the item schema (a field, or a sub-property of an object field). */
+export function fieldSchema(f: FieldDef | PropertyDef): JsonSchema {
   return {
     description: f.description,
     ...typeSchema(f),
     ...(f.schema ?? {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
-    ...(f.required ? { required: true } : {}),
+    ...('required' in f && f.required ? { required: true } : {}),
     context: f.contexts ?? [],
     ...(f.readonly ? { readonly: true } : {}),
   };
@@ -59,7 +48,7 @@ export function itemSchema(r: ResourceDef): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [name, f] of Object.entries(r.fields)) {
     if (f.rest === false) continue;
-    properties[f.rest ?? snakeCase(name)] = fieldSchema(f);
+    properties[restKey(name, f)] = fieldSchema(f);
   }
   return { $schema: 'http://json-schema.org/draft-04/schema#', title: r.title, type: 'object', properties };
 }

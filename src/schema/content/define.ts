@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { listArgs, listFilterInput, resourceInput } from '../resource-types.js';
-import type { ListDef, Resource } from '../../resources/define.js';
+import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
 import type PrismaTypes from '../../generated/pothos-types.js';
@@ -22,7 +22,7 @@ export interface ContentTypeDefinition {
   /** The type's descriptor: names, capabilities, what it supports. */
   descriptor: ContentTypeDescriptor;
   /** Its fields. */
-  resource: Resource;
+  resource: ResourceDef;
   /** The variant's object ref (every variant of Content has the same shape). */
   ref: ContentRef;
   /** Its collection parameters. */

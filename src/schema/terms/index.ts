@@ -6,7 +6,7 @@ import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { CategoryList, CategoryResource, TagList, TagResource } from '../../resources/terms.js';
-import type { ListDef, Resource } from '../../resources/define.js';
+import type { ListDef, ResourceDef } from '../../resources/define.js';
 import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
 import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
 
@@ -24,7 +24,7 @@ export const TagRef = builder.prismaObject('Term', {
 
 interface ListShape { where: PrismaNS.TermWhereInput; orderBy: PrismaNS.TermOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; filter: TermFilter }
 
-function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: Resource, list: ListDef) {
+function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: ResourceDef, list: ListDef) {
   const lower = name.toLowerCase();
   const TermInputType = resourceInput(resource, { description: `Writable fields of a ${lower}; name is required on create.` });
   const List = builder.objectRef<ListShape>(`${name}List`).implement({
