@@ -65,22 +65,15 @@ const OTHER: ContentTypeDescriptor = { ...POST_TYPE, type: 'other', supports: { 
 
 export const CONTENT_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE];
 
-export interface ContentType extends ContentTypeDescriptor {
-  /** The permalink with a placeholder for the slug (edit context's permalink_template). */
-  permalinkTemplate(site: SiteSettings, ancestors: string[]): string;
+const byType = new Map(CONTENT_TYPES.map((d) => [d.type, d]));
+
+export function contentTypeOf(type: string): ContentTypeDescriptor {
+  return byType.get(type) ?? OTHER;
 }
 
-const withRules = (d: ContentTypeDescriptor): ContentType => ({
-  ...d,
-  permalinkTemplate: (site, ancestors) => (d.hierarchical
-    ? `${site.home}/${ancestors.map((s) => `${s}/`).join('')}%pagename%/`
-    : `${site.home}/%postname%/`),
-});
-const byType = new Map(CONTENT_TYPES.map((d) => [d.type, withRules(d)]));
-const other = withRules(OTHER);
-
-export function contentTypeOf(type: string): ContentType {
-  return byType.get(type) ?? other;
+/** The permalink with a placeholder for the slug (edit context's permalink_template). */
+export function permalinkTemplate(site: SiteSettings, type: string, ancestors: string[]): string {
+  return contentTypeOf(type).hierarchical ? `${site.home}/${ancestors.map((s) => `${s}/`).join('')}%pagename%/` : `${site.home}/%postname%/`;
 }
 
 /** Permalinks as WordPress with the /%postname%/ structure; unpublished items use the plain link. */

@@ -11,7 +11,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { sanitizeTitle } from '../content/slug.js';
 import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
-import { contentTypeOf, permalink } from './content-types.js';
+import { permalink, permalinkTemplate } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
 type Row = Content & { terms?: { termId: number; taxonomy: string; term: { slug: string } }[]; meta?: { key: string; value: string }[] };
@@ -132,7 +132,7 @@ const postFields: Record<string, FieldDef> = {
   },
   permalinkTemplate: {
     kind: 'string', description: 'Permalink template for the post.', contexts: EDIT, readonly: true,
-    resolve: async (p: Row, _a: unknown, ctx: Context) => contentTypeOf(p.type).permalinkTemplate(await ctx.site(), await ancestorSlugs(ctx, p)),
+    resolve: async (p: Row, _a: unknown, ctx: Context) => permalinkTemplate(await ctx.site(), p.type, await ancestorSlugs(ctx, p)),
   },
   generatedSlug: { kind: 'string', description: 'Slug automatically generated from the post title.', contexts: EDIT, readonly: true, resolve: (p: Row) => sanitizeTitle(p.title) },
   classList: {
