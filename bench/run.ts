@@ -16,6 +16,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../src/db/client.js';
 import { recreateDatabase, seed } from './seed.js';
+import { createApplicationPassword } from '../src/site/operator.js';
+import sharp from 'sharp';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -438,12 +440,13 @@ async function publishedIds(databaseUrl: string): Promise<number[]> {
   }
 }
 
-async function startService(databaseUrl: string, cacheEntries?: number): Promise<{ proc: Proc; port: number }> {
+async function startService(databaseUrl: string, cacheEntries?: number, uploadsDir?: string): Promise<{ proc: Proc; port: number }> {
   const port = await freePort();
   const env: Record<string, string> = {
     PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: databaseUrl,
     WORKERS: String(opts.workers), ADMIN_USER, ADMIN_PASSWORD,
   };
+  if (uploadsDir) env.UPLOADS_DIR = uploadsDir;
   if (cacheEntries !== undefined) env.CACHE_ENTRIES = String(cacheEntries);
   const started = Date.now();
   const entry = process.env.BENCH_SERVER_ENTRY ?? 'gateway/main.ts';
@@ -466,7 +469,8 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   // The service, response cache on (the default size).
   const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
-    const service = await startService(databaseUrl);
+    const auth = await uploadCredentials(databaseUrl);
+    const service = await startService(databaseUrl, undefined, join(tmp, 'uploads'));
     // The bytes of the list, as the cache serves them: recorded for the bare baseline.
     await send(service.port, 'GET', LIST);
     const recorded = await send(service.port, 'GET', LIST);
@@ -481,6 +485,13 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
 
     for (const s of serviceScenarios(ids, newest)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    try {
+      uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
+      batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
+    } catch (err) {
+      console.error(service.proc.output.slice(-20).join('\n'));
+      throw err;
+    }
     await stopProc(service.proc);
 
     if (opts.nocache) {
@@ -511,6 +522,119 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
   return rows;
 }
 
+// ------------------------------------------------------------------ uploads
+
+interface UploadRun { uploads: number; concurrency: number; bytes: number; meanMs: number; p50Ms: number; p99Ms: number; perSecond: number; peakRssMB: number; baseRssMB: number }
+const uploads: Record<string, UploadRun> = {};
+
+/** A 2-megapixel photo-like JPEG (1920×1080 of noise over a gradient, so it compresses like a photo). */
+async function photo(): Promise<Buffer> {
+  const width = 1920;
+  const height = 1080;
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i += 3) {
+    const x = (i / 3) % width;
+    raw[i] = (x * 255) / width + Math.random() * 40;
+    raw[i + 1] = Math.random() * 255;
+    raw[i + 2] = 128 + Math.random() * 60;
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+}
+
+function uploadOnce(port: number, auth: string, body: Buffer, n: number): Promise<number> {
+  return new Promise((res, rej) => {
+    const started = performance.now();
+    const req = httpRequest({
+      host: HOST, port, method: 'POST', path: '/wp-json/core/v2/media', agent: false, timeout: 120_000,
+      headers: { Authorization: auth, 'Content-Type': 'image/jpeg', 'Content-Disposition': `attachment; filename="bench-${n}.jpg"`, 'Content-Length': body.length },
+    }, (r) => {
+      r.resume();
+      r.on('end', () => (r.statusCode === 201 ? res(performance.now() - started) : rej(new Error(`upload answered ${r.statusCode}`))));
+    });
+    req.on('error', rej);
+    req.end(body);
+  });
+}
+
+/** Basic credentials of the administrator for the uploads, made before the service starts (one writer at a time). */
+async function uploadCredentials(databaseUrl: string): Promise<string> {
+  const db = await openDb(databaseUrl);
+  try {
+    const admin = await db.prisma.user.findFirstOrThrow({ where: { login: ADMIN_USER } });
+    const { password } = await createApplicationPassword(db, admin.id, `bench uploads ${Date.now()}`);
+    return 'Basic ' + Buffer.from(`${ADMIN_USER}:${password}`).toString('base64');
+  } finally {
+    await db.close();
+  }
+}
+
+/** Uploads of a 2-megapixel JPEG with all its sub-sizes: time per upload, and the server's peak RSS meanwhile. */
+async function benchUploads(port: number, pid: number, auth: string): Promise<UploadRun> {
+  const body = await photo();
+  const concurrency = 2;
+  const total = 20;
+  await uploadOnce(port, auth, body, 0);
+  const baseRss = treeRss(pid);
+  let peak = baseRss;
+  const sampler = setInterval(() => { peak = Math.max(peak, treeRss(pid)); }, 20);
+  const times: number[] = [];
+  const started = performance.now();
+  let next = 1;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next <= total) times.push(await uploadOnce(port, auth, body, next++));
+  }));
+  const elapsed = performance.now() - started;
+  clearInterval(sampler);
+  const sorted = Float64Array.from(times).sort();
+  const run = {
+    uploads: total, concurrency, bytes: body.length, meanMs: times.reduce((a, b) => a + b, 0) / times.length,
+    p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), perSecond: total / (elapsed / 1000), peakRssMB: peak / 1048576, baseRssMB: baseRss / 1048576,
+  };
+  console.log(`uploads: ${total} × ${(body.length / 1024).toFixed(0)} KB JPEG (1920×1080, 6 sizes made each), ${concurrency} at a time: ${run.meanMs.toFixed(0)} ms mean, p99 ${run.p99Ms.toFixed(0)} ms, ${run.perSecond.toFixed(1)}/s; server RSS ${run.baseRssMB.toFixed(0)} → peak ${run.peakRssMB.toFixed(0)} MB`);
+  return run;
+}
+
+// ------------------------------------------------------------------ creates through batch/v1
+
+interface BatchRun { atomic: boolean; clients: number; perBatch: number; posts: number; seconds: number; postsPerSecond: number }
+const batches: Record<string, BatchRun[]> = {};
+
+function postJson(port: number, path: string, auth: string, json: unknown): Promise<{ status: number; body: string }> {
+  const body = Buffer.from(JSON.stringify(json));
+  return new Promise((res, rej) => {
+    const req = httpRequest({ host: HOST, port, method: 'POST', path, agent: false, timeout: 120_000, headers: { Authorization: auth, 'Content-Type': 'application/json', 'Content-Length': body.length } }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => res({ status: r.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', rej);
+    req.end(body);
+  });
+}
+
+/** Posts created per second through batch/v1, 25 to a batch, from a few clients at once for `seconds`. */
+async function benchBatchCreates(port: number, auth: string, atomic: boolean, seconds = opts.duration): Promise<BatchRun> {
+  const perBatch = 25;
+  const clients = 4;
+  let posts = 0;
+  let serial = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < deadline) {
+      const requests = Array.from({ length: perBatch }, () => ({ path: '/core/v2/posts', body: { title: `Batch ${++serial}`, content: 'Made through batch/v1.', status: 'publish' } }));
+      const r = await postJson(port, '/wp-json/batch/v1', auth, { requests, ...(atomic ? { atomic: true } : {}) });
+      if (r.status !== 207) throw new Error(`batch answered ${r.status}: ${r.body.slice(0, 200)}`);
+      const responses = (JSON.parse(r.body) as { responses: { status: number }[] }).responses;
+      posts += responses.filter((x) => x?.status === 201).length;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  const run = { atomic, clients, perBatch, posts, seconds: elapsed, postsPerSecond: posts / elapsed };
+  console.log(`creates through batch/v1${atomic ? ' (atomic)' : ''}: ${posts} posts in ${elapsed.toFixed(1)} s from ${clients} clients, ${perBatch} per batch: ${run.postsPerSecond.toFixed(0)} posts/s`);
+  return run;
+}
+
 function printTable(kind: string, rows: Row[]): void {
   const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB'];
   const body = rows.map((r) => [
@@ -525,6 +649,9 @@ function printTable(kind: string, rows: Row[]): void {
   for (const b of body) console.log(line(b));
   const failed = rows.filter((r) => r.check !== 'ok');
   for (const r of failed) console.log(`! ${r.scenario}: sample check failed: ${r.check}`);
+  const up = uploads[kind];
+  for (const b of batches[kind] ?? []) console.log(`creates through batch/v1${b.atomic ? ' (atomic: one transaction per batch)' : ''}, ${b.perBatch} per batch, ${b.clients} clients: ${b.postsPerSecond.toFixed(0)} posts/s`);
+  if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before)`);
   console.log([
     'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
     '  random existing id on every request (no repeats; later passes add an ignored pass=<n>), so each reaches the',
@@ -546,7 +673,7 @@ async function main(): Promise<void> {
       database: kind, date: new Date().toISOString(), node: process.version,
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
       posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
-      scenarios: rows,
+      scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind],
     }, null, 2) + '\n');
   }
   for (const kind of kinds) printTable(kind, all[kind]);

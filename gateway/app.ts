@@ -14,6 +14,15 @@ import { namespacesFor } from './config.js';
 import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
 import { createResponseCache } from './cache.js';
 import { createAdminHandler } from './admin/authorize.js';
+import { createSiteFront } from './site/front.js';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createStorage } from '../src/media/storage.js';
+import { serveStored } from '../src/media/serve.js';
+import type { MediaServices } from '../src/context.js';
+
+/** Where the files of local storage are served (the storage's public URLs point here). */
+export const UPLOADS_PATH = '/wp-content/uploads/';
 
 export type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -23,9 +32,14 @@ export function createApp(config: Config, db: Db) {
   const table = buildRouteTable({
     namespaces: namespacesFor(config.deployment),
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
+    oembedAllowHosts: config.oembedAllowHosts,
   });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
-  const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache });
+  const media: MediaServices = {
+    storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
+    maxUploadBytes: config.uploadMaxBytes,
+  };
+  const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache, media });
 
   const yoga = createYoga({
     schema,
@@ -36,11 +50,13 @@ export function createApp(config: Config, db: Db) {
       const query = Object.fromEntries(new URL(request.url).searchParams);
       const identity = await authenticateRequest(db, { headers: request.headers, query });
       if (identity instanceof RestError) throw identity;
-      return createContext(db, identity.user);
+      return createContext(db, identity.user, media);
     },
   });
 
   const admin = createAdminHandler(config, db);
+  /** The public pages (HTML) at every other address: home, permalinks, embed cards, 404. */
+  const site = createSiteFront({ config, db, media, cache });
   /** The sign-in and authorize-application pages (HTML), under ADMIN_PATH. */
   const isAdmin = (url: URL) => url.pathname.startsWith(config.adminPath + '/');
 
@@ -53,14 +69,32 @@ export function createApp(config: Config, db: Db) {
     const url = new URL(request.url);
     if (url.pathname === '/graphql') return yoga.fetch(request);
     if (isAdmin(url)) return admin(request, ip);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
-    if (!isRest(url)) return new Response('Not found', { status: 404 });
-    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, ip });
+    if (isUpload(url)) {
+      const out = await serveUpload(url, request.method, request.headers);
+      return new Response(out.body ? (Readable.toWeb(out.body as Readable) as ReadableStream) : null, { status: out.status, headers: out.headers });
+    }
+    if (!isRest(url)) {
+      const out = await site(request);
+      return new Response(out.body === '' ? null : out.body, { status: out.status, headers: out.headers });
+    }
+    const streamed = request.body && dispatcher.wantsStream(request.method, url.pathname + url.search);
+    const stream = streamed ? Readable.fromWeb(request.body as unknown as WebReadableStream) : undefined;
+    const body = streamed || request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
+    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, stream, ip });
     return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
   }
 
+  /** Files of local storage, under UPLOADS_PATH (with S3 their URLs point at the bucket's public base, but they are served here too). */
+  const isUpload = (url: URL) => url.pathname.startsWith(UPLOADS_PATH);
+  const serveUpload = (url: URL, method: string, headers: Headers) => {
+    let key: string;
+    try { key = decodeURIComponent(url.pathname.slice(UPLOADS_PATH.length)); } catch { key = ''; }
+    return serveStored(media.storage, key, method, headers);
+  };
+
   return {
-    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin,
+    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload,
+    wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     root: dispatcher.root,
   };

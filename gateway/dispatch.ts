@@ -4,7 +4,7 @@ import type { Db } from '../src/db/client.js';
 import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
-import type { GatewayRequest, Method, Params, RouteEntry, RouteResult, Endpoint } from './types.js';
+import type { BatchItem, GatewayRequest, ItemResult, Method, Params, PreparedItem, RouteEntry, RouteResult, Endpoint } from './types.js';
 import { WpError, noRoute } from './errors.js';
 import { isJsonType, parseJsonBody, parseQueryString } from './params.js';
 import { sanitizeValue, validateValue } from './validate.js';
@@ -15,6 +15,9 @@ import { embedLinks, parseEmbedParam } from './shape/embed.js';
 import type { ResponseCache } from './cache.js';
 import type { Runner } from './execute.js';
 import { snakeCase } from '../src/resources/define.js';
+import { Readable } from 'node:stream';
+import type { MediaServices } from '../src/context.js';
+import { receiveUpload } from './upload.js';
 
 export interface CoreRequest {
   method: string;
@@ -22,6 +25,8 @@ export interface CoreRequest {
   url: string;
   headers: Headers;
   body: Buffer | null;
+  /** The body as a stream, for upload endpoints (see `wantsStream`); `body` is then null. */
+  stream?: Readable;
   /** Client address, when known. */
   ip?: string;
 }
@@ -44,6 +49,8 @@ export interface DispatcherOptions {
   restPrefix: string;
   siteUrl: string;
   cache: ResponseCache | null;
+  /** The media library's storage and limits (upload endpoints). */
+  media?: MediaServices | null;
 }
 
 export function compilePattern(pattern: string): RegExp {
@@ -114,7 +121,110 @@ export function createDispatcher(o: DispatcherOptions) {
       if (!operation || (operation !== endpoint.operation && !endpoint.alsoRuns?.includes(operation))) throw new Error(`endpoint does not declare operation ${operation}`);
       return o.run(operation, context, variables, r.ctx);
     };
-    return endpoint.handler({ ...r, params, run });
+    return endpoint.handler({
+      ...r, params, run,
+      batchItem: (item) => prepareItem(item),
+      runBatch: (items, b) => runItems(items, r.ctx, b.atomic),
+    });
+  }
+
+  // ---------------------------------------------------------------- batch/v1
+
+  interface Prepared extends PreparedItem {
+    endpoint?: Endpoint; route?: RouteEntry; params?: Params; path?: string; pathParams?: Record<string, string>;
+    method?: Method; headers?: Headers; query?: URLSearchParams;
+  }
+
+  const itemOf = (result: RouteResult, allow?: Method[] | null): ItemResult => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    if (allow) headers.Allow = allow.join(', ');
+    return { status: result.status, body: result.body, headers };
+  };
+
+  /**
+   * One batch item resolved as WordPress's batch server does: a full URL is cut to its path (and
+   * matched as is), the route must exist for the method and allow batching, and the params are
+   * the path's, the item's query and its body, as a single request would have them.
+   */
+  function prepareItem(item: BatchItem): Prepared {
+    const method = String(item.method ?? 'POST').toUpperCase() as Method;
+    let target = String(item.path);
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+      try { const u = new URL(target); target = u.pathname + u.search; } catch { /* matched as given */ }
+    }
+    const u = new URL(target.startsWith('/') ? target : `/${target}`, 'http://localhost');
+    let path: string;
+    try { path = '/' + decodeURIComponent(u.pathname).replace(/^\/+/, ''); } catch { path = u.pathname; }
+    if (path.length > 1) path = path.replace(/\/+$/, '');
+    const matched = match(path);
+    const endpoint = matched?.route.endpoints.find((e) => e.methods.includes(method));
+    if (!matched || !endpoint) return { error: itemOf(errorResult(noRoute())) };
+    if (!endpoint.allowBatch) return { error: itemOf(errorResult(new WpError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400))) };
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(item.headers ?? {})) headers.set(k, Array.isArray(v) ? v.join(', ') : String(v));
+    const params: Params = { ...matched.pathParams, ...parseQueryString(u.search), ...(item.body ?? {}) };
+    const prepared: Prepared = {
+      endpoint, route: matched.route, params, path, pathParams: matched.pathParams, method, headers, query: u.searchParams,
+      validate: () => {
+        try { validateParams(endpoint, structuredClone(params)); return null; } catch (err) { return itemOf(errorResult(err)); }
+      },
+    };
+    return prepared;
+  }
+
+  async function runItem(p: Prepared, ctx: Context): Promise<ItemResult> {
+    try {
+      const result = await executeEndpoint(p.endpoint!, structuredClone(p.params!), { method: p.method!, path: p.path!, pathParams: p.pathParams!, headers: p.headers!, ctx, root, query: p.query! });
+      return itemOf(result, result.allow ?? allowedMethods(p.route!, ctx));
+    } catch (err) {
+      return itemOf(errorResult(err));
+    }
+  }
+
+  /** Thrown to undo an atomic batch once an item failed. */
+  const ROLLBACK = Symbol('rollback');
+
+  /**
+   * Runs the items in order, each answered on its own. Atomic: one database transaction for all
+   * (the items' own transactions join it), rolled back at the first failing item, which is the
+   * last one run.
+   */
+  async function runItems(items: Prepared[], ctx: Context, atomic: boolean): Promise<{ results: ItemResult[]; rolledBack: boolean }> {
+    const results: ItemResult[] = [];
+    if (!atomic) {
+      for (const item of items) results.push(item.error ?? (await runItem(item, ctx)));
+      return { results, rolledBack: false };
+    }
+    let rolledBack = false;
+    try {
+      await o.db.prisma.$transaction(async (tx) => {
+        const db: Db = Object.create(o.db, { prisma: { value: joined(tx) } });
+        const txCtx = createContext(db, ctx.viewer, o.media ?? null);
+        for (const item of items) {
+          const result = item.error ?? (await runItem(item, txCtx));
+          results.push(result);
+          if (result.status >= 400) throw ROLLBACK;
+        }
+      }, { maxWait: 15_000, timeout: 120_000 });
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
+      rolledBack = true;
+    }
+    return { results, rolledBack };
+  }
+
+  /** A transaction client whose own `$transaction` joins it (Prisma cannot nest transactions). */
+  function joined(tx: unknown): Db['prisma'] {
+    const proxy: unknown = new Proxy(tx as object, {
+      get(target, prop, receiver) {
+        if (prop === '$transaction') {
+          return async (arg: unknown) => (typeof arg === 'function' ? (arg as (t: unknown) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    return proxy as Db['prisma'];
   }
 
   function baseHeaders(ctx: Context | null, request: CoreRequest): Record<string, string> {
@@ -154,6 +264,7 @@ export function createDispatcher(o: DispatcherOptions) {
       body = { body, status, headers: envelopeHeaders };
       status = 200;
     }
+    if (result.raw && query._envelope === undefined) return { status, headers: { ...headers, 'Content-Type': result.raw.contentType }, body: result.raw.text };
     let text = JSON.stringify(body, null, query._pretty !== undefined ? 4 : undefined) ?? 'null';
     if (query._jsonp !== undefined) {
       const callback = String(query._jsonp);
@@ -178,7 +289,7 @@ export function createDispatcher(o: DispatcherOptions) {
     try {
       const identity = await authenticateRequest(o.db, { headers: request.headers, query, ip: request.ip });
       if (identity instanceof RestError) throw identity;
-      ctx = createContext(o.db, identity.user);
+      ctx = createContext(o.db, identity.user, o.media ?? null);
       authHeaders = identity.headers;
     } catch (err) {
       return finish(request, null, query, errorResult(err), null);
@@ -213,6 +324,7 @@ export function createDispatcher(o: DispatcherOptions) {
       }
 
       const produce = async (): Promise<CoreResponse> => {
+        if (endpoint.upload) return finish(request, ctx, query, await uploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url), null);
         const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
         const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
           ? parseQueryString(request.body.toString('utf8')) : {};
@@ -251,6 +363,31 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
+  /**
+   * An upload: the right to create is checked before a byte is read, then the body is streamed
+   * to a temporary file (multipart fields join the params) and the endpoint runs with it.
+   */
+  async function uploadRequest(endpoint: Endpoint, request: CoreRequest, ctx: Context, query: Params, pathParams: Record<string, string>, method: Method, path: string, url: URL): Promise<RouteResult> {
+    if (!ctx.viewer || !ctx.can(endpoint.permission)) throw new WpError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', ctx.viewer ? 403 : 401);
+    const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
+    const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024);
+    try {
+      const params: Params = { ...pathParams, ...query, ...upload.fields };
+      return await executeEndpoint(endpoint, params, { method, path, pathParams, headers: request.headers, ctx, root, query: url.searchParams, upload });
+    } finally {
+      await upload.discard();
+    }
+  }
+
+  /** Whether a request's body should reach the dispatcher as a stream (an upload endpoint's). */
+  function wantsStream(method: string, url: string): boolean {
+    if (method.toUpperCase() !== 'POST') return false;
+    const u = new URL(url, 'http://localhost');
+    const path = routePath(u);
+    const matched = path === null ? null : match(path);
+    return !!matched?.route.endpoints.find((e) => e.methods.includes('POST'))?.upload;
+  }
+
   /** A GET inside this request (for _embed): same caller, context=embed, no totals. */
   async function subRequest(href: string, ctx: Context): Promise<{ status: number; body: unknown }> {
     try {
@@ -271,7 +408,7 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  return { handle, root, match, executeEndpoint };
+  return { handle, root, match, executeEndpoint, wantsStream };
 }
 
 function allowsNull(type: unknown): boolean {

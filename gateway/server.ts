@@ -48,6 +48,33 @@ async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse): 
   }
 }
 
+/** A stored upload, streamed with its validators and ranges. */
+async function serveUploadFile(app: App, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const out = await app.serveUpload(url, req.method ?? 'GET', toHeaders(req));
+    res.writeHead(out.status, out.headers);
+    if (out.body) (out.body as NodeJS.ReadableStream).pipe(res);
+    else res.end();
+  } catch (err) {
+    console.error(err);
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
+    res.end();
+  }
+}
+
+/** The public pages: GET and HEAD of every address outside REST, GraphQL, the admin pages and the uploads. */
+async function serveSite(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const out = await app.site({ method: req.method ?? 'GET', url: req.url ?? '/' });
+    res.writeHead(out.status, out.headers);
+    res.end(req.method === 'HEAD' ? undefined : out.body);
+  } catch (err) {
+    console.error(err);
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
+    res.end('The server could not answer this request.');
+  }
+}
+
 export function createHttpServer(app: App): Server {
   let inFlight = 0;
   const limit = app.config.maxInFlight;
@@ -55,10 +82,8 @@ export function createHttpServer(app: App): Server {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return void app.yoga(req, res);
     if (app.isAdmin(url)) return void serveAdmin(app, req, res);
-    if (!app.isRest(url)) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Not found');
-      return;
-    }
+    if (app.isUpload(url)) return void serveUploadFile(app, url, req, res);
+    if (!app.isRest(url)) return void serveSite(app, req, res);
     if (inFlight >= limit) {
       res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));
@@ -66,8 +91,12 @@ export function createHttpServer(app: App): Server {
     }
     inFlight++;
     try {
-      const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
-      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body, ip: req.socket.remoteAddress });
+      // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
+      const streamed = app.wantsStream(req.method ?? 'GET', req.url ?? '/');
+      const body = streamed || req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
+      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body, stream: streamed ? req : undefined, ip: req.socket.remoteAddress });
+      // A refused upload leaves its body unread: close the connection rather than read the rest.
+      if (streamed && !req.complete) { out.headers.Connection = 'close'; res.on('finish', () => req.destroy()); }
       res.writeHead(out.status, out.headers);
       res.end(out.body);
     } catch (err) {

@@ -2,6 +2,7 @@
 import type { ArgSchema } from './validate.js';
 import type { Context } from '../src/context.js';
 import type { RestContext } from '../src/resources/define.js';
+import type { ReceivedUpload } from './upload.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,12 +29,26 @@ export interface GatewayRequest {
   query: URLSearchParams;
   /** Set on the sub-requests of `_embed`: no totals are needed. */
   embedded?: boolean;
+  /** The received file and form fields of an `upload` endpoint. */
+  upload?: ReceivedUpload;
   /**
    * Runs the endpoint's operation (or another it declares in `alsoRuns`) with the request's
    * caller; `context` picks the View/Edit/Embed fragment.
    */
   run(context: RestContext | undefined, variables: Record<string, unknown>, operation?: string): Promise<Record<string, any>>;
+  /** Batch: resolves one item to its endpoint and params (or the error WordPress gives for it). */
+  batchItem?(item: BatchItem): PreparedItem;
+  /**
+   * Batch: runs prepared items in order with the request's caller, each as a single request
+   * would run; `atomic` runs them in one database transaction, rolled back unless all succeed.
+   */
+  runBatch?(items: PreparedItem[], o: { atomic: boolean }): Promise<{ results: ItemResult[]; rolledBack: boolean }>;
 }
+
+export interface BatchItem { method?: string; path: string; body?: Record<string, unknown>; headers?: Record<string, string | string[]> }
+/** An item ready to run, or the answer it already has (no route, not batchable, invalid params). */
+export interface PreparedItem { error?: ItemResult; run?: () => Promise<ItemResult>; validate?: () => ItemResult | null }
+export interface ItemResult { status: number; body: unknown; headers: Record<string, string> }
 
 export interface RouteResult {
   status: number;
@@ -41,6 +56,8 @@ export interface RouteResult {
   headers?: Record<string, string | number>;
   /** Methods this caller may use on the matched item, when the handler knows better than the table. */
   allow?: Method[];
+  /** A body that is not JSON (oEmbed's XML): sent as it is, with its own Content-Type. */
+  raw?: { text: string; contentType: string };
 }
 
 export interface Endpoint {
@@ -53,6 +70,11 @@ export interface Endpoint {
   operation?: string;
   /** Other operations its handler may run (trash beside delete). */
   alsoRuns?: string[];
+  /**
+   * The body is a file, streamed to disk rather than read into memory; callers without
+   * `permission` are refused before any of it is read. Multipart fields join the params.
+   */
+  upload?: true;
   /** Runs the endpoint once its params are merged, validated and sanitised. */
   handler: (req: GatewayRequest) => Promise<RouteResult>;
 }

@@ -27,6 +27,8 @@
 //  - An object sanitised from "" or from a non-object gives {} (PHP gives an empty array,
 //    which encodes as []).
 
+import { escHtml } from '../src/content/escape.js';
+
 export interface ArgSchema {            // JSON-schema subset WordPress uses in route args
   type?: string | string[];             // 'string'|'integer'|'number'|'boolean'|'array'|'object'|'null', or a list
   format?: string;                      // 'date-time'|'uri'|'email'|'ip'|'uuid'|'hex-color'|'text-field'|'textarea-field'
@@ -935,15 +937,6 @@ function sanitizeTextField(value: unknown, keepNewlines: boolean): string {
   }
   if (found) s = phpTrim(s.replace(/ +/g, ' '), ' \t\n\r\0\x0B');
   return s;
-}
-
-function escHtml(s: string): string {
-  return s
-    .replace(/&(?!(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#039;');
 }
 
 const ALLOWED_PROTOCOLS = [

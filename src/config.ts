@@ -1,6 +1,7 @@
 // Service configuration, read once from the environment. Every setting is optional.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { s3ConfigFromEnv, type StorageConfig } from './media/storage.js';
 
 export type Deployment = 'A' | 'B';
 
@@ -13,8 +14,12 @@ export interface Config {
   restPrefix: string;
   /** `B` also serves the seo/v1 namespace. */
   deployment: Deployment;
-  /** Where media files go; read by the media routes (not built yet). */
+  /** Where media files go (local storage), served under /wp-content/uploads/. */
   uploadsDir: string;
+  /** S3-compatible object storage for media files instead of the directory (UPLOADS_S3_*). */
+  uploadsS3: StorageConfig['s3'];
+  /** The largest upload accepted, counted while it streams in. */
+  uploadMaxBytes: number;
   adminUser: string;
   adminPassword: string | undefined;
   adminPath: string;
@@ -24,6 +29,11 @@ export interface Config {
   maxInFlight: number;
   /** Entries in the shaped-response cache (0 disables it). */
   cacheEntries: number;
+  /**
+   * Hosts (`name` or `name:port`) that server-side fetches such as the oEmbed proxy may reach
+   * even when they resolve to a private or loopback address (OEMBED_ALLOW_HOSTS, comma-separated).
+   */
+  oembedAllowHosts: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,12 +48,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restPrefix: prefix,
     deployment: env.DEPLOYMENT === 'B' ? 'B' : 'A',
     uploadsDir: resolve(env.UPLOADS_DIR ?? './data/uploads'),
+    uploadsS3: s3ConfigFromEnv(env),
+    uploadMaxBytes: Math.max(1, Number(env.UPLOAD_MAX_BYTES ?? 64 * 1024 * 1024) || 64 * 1024 * 1024),
     adminUser: env.ADMIN_USER ?? 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),
     workers: Math.max(1, Number(env.WORKERS ?? 0) || availableParallelism()),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
+    oembedAllowHosts: (env.OEMBED_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
   };
 }
 

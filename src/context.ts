@@ -4,6 +4,13 @@ import DataLoader from 'dataloader';
 import type { Db, Prisma } from './db/client.js';
 import { capabilitiesOf } from './auth/capabilities.js';
 import { siteSettings, type SiteSettings } from './site/options.js';
+import type { Storage } from './media/storage.js';
+
+/** What the media library works with: where files go, and how large an upload may be. */
+export interface MediaServices {
+  storage: Storage;
+  maxUploadBytes: number;
+}
 
 export interface Viewer {
   id: number;
@@ -23,11 +30,13 @@ export interface Context {
   site(): Promise<SiteSettings>;
   /** Passwords offered for protected items on this request (`?password=`), by item id. */
   offeredPasswords: Map<number, string>;
+  /** File storage of the media library (absent in contexts made outside an app, e.g. operator commands). */
+  media: MediaServices | null;
   /** A batch loader shared by every field of this request that names the same key. */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
 }
 
-export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null): Context {
+export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null, media: MediaServices | null = null): Context {
   let site: Promise<SiteSettings> | undefined;
   let siteAt = -1;
   const loaders = new Map<string, DataLoader<unknown, unknown>>();
@@ -43,6 +52,7 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
       return site;
     },
     offeredPasswords: new Map(),
+    media,
     loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>) {
       let l = loaders.get(name) as DataLoader<K, V> | undefined;
       if (!l) loaders.set(name, (l = new DataLoader<K, V>(batch)));

@@ -19,6 +19,23 @@ export interface ContentRouteOptions {
   resource: ResourceDef;
   /** Its collection parameters: REST arguments and the list's GraphQL variables. */
   list: ListDef;
+  /** The create endpoint, when items are not made from their fields alone (media: an upload). */
+  create?: Endpoint;
+}
+
+/** How an item of the type leaves the gateway in a context: WordPress's values, then its `_links`. */
+export function contentShape(d: ContentTypeDescriptor, resource: ResourceDef) {
+  const toRest = restItem(resource);
+  return (req: GatewayRequest, context: string) => (item: Record<string, unknown>) =>
+    toRest(item, contentLinks(item, { root: req.root, type: d, context, ctx: req.ctx }));
+}
+
+/** A single item's answer: its shape, and the methods the caller may use on it (Allow). */
+export function contentItemResult(d: ContentTypeDescriptor, resource: ResourceDef) {
+  const shape = contentShape(d, resource);
+  return (req: GatewayRequest, item: Record<string, unknown>, status: number, context: string): RouteResult => ({
+    status, body: shape(req, context)(item), allow: itemAllow(item),
+  });
 }
 
 export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
@@ -28,14 +45,10 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
   const itemField = op[0].toLowerCase() + op.slice(1);
   const writeArgs = () => resourceWriteArgs(o.resource, { create: false });
   const input = (p: Params) => inputOf(o.resource, p);
-  const toRest = restItem(o.resource);
   const collectionUrl = (req: GatewayRequest) => `${req.root}core/v2/${d.restBase}`;
-  const shape = (req: GatewayRequest, context: string) => (item: Record<string, unknown>) =>
-    toRest(item, contentLinks(item, { root: req.root, type: d, context, ctx: req.ctx }));
+  const shape = contentShape(d, o.resource);
   const contextOf = (p: Params) => (p.context as RestContext) ?? 'view';
-  const itemResult = (req: GatewayRequest, item: Record<string, unknown>, status: number, context: string): RouteResult => ({
-    status, body: shape(req, context)(item), allow: itemAllow(item),
-  });
+  const itemResult = contentItemResult(d, o.resource);
 
   const list: Endpoint = {
     methods: ['GET'], allowBatch: true, permission: 'public', operation: `${op}sList`,
@@ -58,7 +71,7 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
     },
   };
 
-  const create: Endpoint = {
+  const create: Endpoint = o.create ?? {
     methods: ['POST'], allowBatch: true, permission: d.caps.edit_posts, operation: `${op}Create`,
     args: writeArgs(),
     async handler(req) {
@@ -123,12 +136,14 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
   };
 
   const remove: Endpoint = {
-    methods: ['DELETE'], allowBatch: true, permission: d.caps.delete_posts, operation: `${op}Delete`, alsoRuns: [`${op}Trash`],
+    methods: ['DELETE'], allowBatch: d.supports.trash, permission: d.caps.delete_posts, operation: `${op}Delete`, alsoRuns: d.supports.trash ? [`${op}Trash`] : [],
     args: { id: idArg, force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
     async handler(req) {
       const id = Number(req.params.id);
-      if (req.params.force) {
-        const data = await req.run('edit', { id });
+      // Without a trash, the delete operation itself answers 501 to a delete without force
+      // (after the right to delete is checked).
+      if (req.params.force || !d.supports.trash) {
+        const data = await req.run('edit', d.supports.trash ? { id } : { id, force: req.params.force === true });
         const { deleted, previous } = data[`delete${op}`];
         return { status: 200, body: { deleted, previous: shape(req, 'edit')(previous) } };
       }

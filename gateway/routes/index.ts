@@ -4,17 +4,30 @@ import type { RouteEntry } from '../types.js';
 import { discoveryRoutes } from './discovery.js';
 import { postRoutes } from './posts.js';
 import { pageRoutes } from './pages.js';
+import { mediaRoutes } from './media.js';
+import { batchRoutes } from './batch.js';
 import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
+import { oembedEmbedRoutes } from './oembed.js';
+import { oembedProxyRoutes } from './oembed-proxy.js';
 
-export interface TableOptions { namespaces: string[]; authorizationUrl: string }
+export interface TableOptions {
+  namespaces: string[];
+  authorizationUrl: string;
+  /** Hosts the oEmbed proxy may fetch even on private addresses (OEMBED_ALLOW_HOSTS). */
+  oembedAllowHosts?: string[];
+}
 
 export function buildRouteTable(o: TableOptions): RouteEntry[] {
   const table: RouteEntry[] = [];
   table.push(
     ...discoveryRoutes({ namespaces: o.namespaces, authorizationUrl: o.authorizationUrl, table: () => table }),
+    ...oembedEmbedRoutes(),
+    ...oembedProxyRoutes({ allowHosts: o.oembedAllowHosts }),
+    ...batchRoutes(),
     ...postRoutes(),
     ...pageRoutes(),
+    ...mediaRoutes(),
     ...termRoutes(),
     ...userRoutes(),
     ...applicationPasswordRoutes(),

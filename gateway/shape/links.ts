@@ -39,7 +39,7 @@ export function contentLinks(item: Item, o: ContentLinkOptions): Record<string, 
   if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
   if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${restBase}/${item._parent}` }];
   if (item.featured_media) links['wp:featuredmedia'] = [{ embeddable: true, href: `${ns}/media/${item.featured_media}` }];
-  links['wp:attachment'] = [{ href: `${ns}/media?parent=${item.id}` }];
+  if (supports.attachments) links['wp:attachment'] = [{ href: `${ns}/media?parent=${item.id}` }];
   if (supports.taxonomies.length) links['wp:term'] = supports.taxonomies.map((t) => ({ taxonomy: t.taxonomy, embeddable: true, href: `${ns}/${t.restBase}?post=${item.id}` }));
   if (o.context === 'edit' && item._can_edit) {
     const can = (cap: string) => o.ctx.can(cap);

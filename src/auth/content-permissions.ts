@@ -38,6 +38,8 @@ export function canDeleteContent(ctx: Context, row: ContentAccessRow): boolean {
 /** The posts controller's check_read_permission. */
 export function canReadContent(ctx: Context, row: ContentAccessRow): boolean {
   if (row.status === 'publish') return true;
+  // An attachment's own status is `inherit`: readable unless its parent is not (the caller checks that).
+  if (row.status === 'inherit' && row.type === 'attachment') return true;
   if (row.status === 'private') {
     if (!ctx.viewer) return false;
     return row.authorId === ctx.viewer.id || ctx.can(contentTypeOf(row.type).caps.read_private_posts);

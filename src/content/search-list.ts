@@ -16,6 +16,7 @@ export interface SearchListFilter {
   slug?: string[] | null; statuses: string[];
   format?: string[] | null; sticky?: boolean | null;
   parent?: number[] | null; parentExclude?: number[] | null; menuOrder?: number | null;
+  mimeType?: string[] | null; mediaType?: string[] | null;
   /** Taxonomy clauses, term ids already expanded for include_children. */
   tax: { ids: number[]; mode: 'any' | 'all' | 'none' }[];
   taxRelation?: string | null;
@@ -53,9 +54,9 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
       const q = `to_tsquery('simple', ${p(w.map((x) => `${x}:*`).join(' <-> '))})`;
       return `(${columns.map((c) => `to_tsvector('simple', ${col(c)}) @@ ${q}`).join(' OR ')})`;
     };
-    // The predicate of the GIN indexes (migration full_text_search), repeated word for word so the
+    // The predicate of the GIN indexes (migration media_search), repeated word for word so the
     // planner can use them; a content type made searchable later needs a migration for its rows.
-    and.push(`${col('type')} IN ('post', 'page')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
+    and.push(`${col('type')} IN ('post', 'page', 'attachment')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
   } else {
     const phrase = (w: string[]) => `"${w.join(' ').replace(/"/g, '""')}"*`;
     let match = `{${columns.join(' ')}} : (${include.map(phrase).join(' AND ')})`;
@@ -83,6 +84,8 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
   if (f.parentExclude?.length) and.push(`COALESCE(${col('parentId')}, 0) NOT IN (${list(f.parentExclude)})`);
   if (f.menuOrder != null) and.push(`${col('menuOrder')} = ${p(f.menuOrder)}`);
   if (f.format?.length) and.push(`${col('format')} IN (${list(f.format)})`);
+  if (f.mimeType?.length) and.push(`${col('mimeType')} IN (${list(f.mimeType)})`);
+  if (f.mediaType?.length) and.push(`(${f.mediaType.map((family) => `${col('mimeType')} LIKE ${p(`${family}/%`)}`).join(' OR ')})`);
   if (f.sticky != null) and.push(site.stickyPosts.length ? `${col('id')} ${f.sticky ? '' : 'NOT '}IN (${list(site.stickyPosts)})` : f.sticky ? '1 = 0' : '1 = 1');
   const has = (ids: number[]) => `EXISTS (SELECT 1 FROM "TermRelationship" t WHERE t."contentId" = c."id" AND t."termId" IN (${list(ids)}))`;
   const tax = f.tax.map((t) => (t.mode === 'none' ? `NOT ${has(t.ids)}` : t.mode === 'all' ? `(${t.ids.map((id) => has([id])).join(' AND ')})` : has(t.ids)));

@@ -107,7 +107,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
 
 /**
  * The SQLite adapter prepares every statement anew. Prisma sends the same few SQL texts over
- * and over, so keep the prepared statements (better-sqlite3 runs one at a time, so sharing one
+ * and over, so keep the prepared statements (and begin transactions IMMEDIATE, below) (better-sqlite3 runs one at a time, so sharing one
  * is safe); `bind` is emulated because a bound better-sqlite3 statement cannot be bound again.
  */
 function reusePreparedStatements(adapter: unknown): void {
@@ -115,7 +115,11 @@ function reusePreparedStatements(adapter: unknown): void {
   if (!db || typeof db.prepare !== 'function' || (db as unknown as { __reuse?: boolean }).__reuse) return;
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
-  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
+  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (text: string) => {
+    // A deferred transaction that reads, then writes after another process committed cannot
+    // upgrade its lock: SQLite answers SQLITE_BUSY at once, whatever the busy timeout. Prisma's
+    // transactions here all write, so they take the write lock as they begin, waiting for it.
+    const sql = text === 'BEGIN' ? 'BEGIN IMMEDIATE' : text;
     let stmt = cache.get(sql);
     if (!stmt) {
       stmt = prepare(sql);

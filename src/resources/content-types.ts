@@ -31,13 +31,21 @@ export interface ContentTypeDescriptor {
     pageAttributes: boolean;
     /** A create with no title, content and excerpt is refused (empty_content). */
     requiresContent: boolean;
+    /** DELETE without `force` moves to the trash (else: 501 rest_trash_not_supported). */
+    trash: boolean;
+    /** Items can have attachments (the `wp:attachment` link). */
+    attachments: boolean;
   };
   /** New items take the site's comment and ping defaults, or are closed. */
   discussionDefault: 'site' | 'closed';
   /** Query argument of the plain (unpublished) link: ?p=ID, ?page_id=ID. */
   plainLinkArg: string;
-  /** Slugs are unique per type, or per type and parent. */
-  slugScope: 'type' | 'parent';
+  /** Slugs are unique per type, per type and parent, or across every type (attachments). */
+  slugScope: 'type' | 'parent' | 'global';
+  /** Status of a new item when none is given, and of a list without a status filter. */
+  defaultStatus: string;
+  /** The capability that creates items (uploading, for attachments); else `caps.edit_posts`. */
+  createCap?: string;
 }
 
 const caps = (plural: 'posts' | 'pages'): TypeCaps => {
@@ -50,20 +58,27 @@ export const POST_TAG: TaxonomyRef = { taxonomy: 'post_tag', restBase: 'tags', h
 
 export const POST_TYPE: ContentTypeDescriptor = {
   type: 'post', restBase: 'posts', graphqlName: 'Post', graphqlPlural: 'posts', caps: caps('posts'), hierarchical: false,
-  supports: { taxonomies: [CATEGORY, POST_TAG], sticky: true, formats: true, revisions: true, pageAttributes: false, requiresContent: true },
-  discussionDefault: 'site', plainLinkArg: 'p', slugScope: 'type',
+  supports: { taxonomies: [CATEGORY, POST_TAG], sticky: true, formats: true, revisions: true, pageAttributes: false, requiresContent: true, trash: true, attachments: true },
+  discussionDefault: 'site', plainLinkArg: 'p', slugScope: 'type', defaultStatus: 'publish',
 };
 
 export const PAGE_TYPE: ContentTypeDescriptor = {
   type: 'page', restBase: 'pages', graphqlName: 'Page', graphqlPlural: 'pages', caps: caps('pages'), hierarchical: true,
-  supports: { taxonomies: [], sticky: false, formats: false, revisions: true, pageAttributes: true, requiresContent: false },
-  discussionDefault: 'closed', plainLinkArg: 'page_id', slugScope: 'parent',
+  supports: { taxonomies: [], sticky: false, formats: false, revisions: true, pageAttributes: true, requiresContent: false, trash: true, attachments: true },
+  discussionDefault: 'closed', plainLinkArg: 'page_id', slugScope: 'parent', defaultStatus: 'publish',
+};
+
+/** Attachments: post capabilities, created by those who may upload; no trash, no revisions. */
+export const MEDIA_TYPE: ContentTypeDescriptor = {
+  type: 'attachment', restBase: 'media', graphqlName: 'MediaItem', graphqlPlural: 'mediaItems', caps: caps('posts'), hierarchical: false,
+  supports: { taxonomies: [], sticky: false, formats: false, revisions: false, pageAttributes: false, requiresContent: false, trash: false, attachments: false },
+  discussionDefault: 'site', plainLinkArg: 'attachment_id', slugScope: 'global', defaultStatus: 'inherit', createCap: 'upload_files',
 };
 
 /** Revisions, autosaves and attachments use the post capabilities, as WordPress maps them. */
 const OTHER: ContentTypeDescriptor = { ...POST_TYPE, type: 'other', supports: { ...POST_TYPE.supports, taxonomies: [], sticky: false, formats: false } };
 
-export const CONTENT_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE];
+export const CONTENT_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE, MEDIA_TYPE];
 
 const byType = new Map(CONTENT_TYPES.map((d) => [d.type, d]));
 

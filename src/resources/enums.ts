@@ -31,8 +31,16 @@ export const POST_ORDER_BY = ['author', 'date', 'id', 'include', 'modified', 'pa
 export const PostOrderBy = defineEnum('PostOrderBy', 'What a post list is ordered by.', POST_ORDER_BY);
 export const PageOrderBy = defineEnum('PageOrderBy', 'What a page list is ordered by.', [...POST_ORDER_BY, 'menu_order'] as const);
 
+export const RevisionOrderBy = defineEnum('RevisionOrderBy', 'What a revision list is ordered by.', ['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const);
+
 export const TermOrderBy = defineEnum('TermOrderBy', 'What a term list is ordered by.', ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] as const);
 
 export const UserOrderBy = defineEnum('UserOrderBy', 'What a user list is ordered by.', ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const);
 
 export const UserWho = defineEnum('UserWho', 'A kind of user to list.', ['authors'] as const);
+
+export const MediaKind = defineEnum('MediaKind', 'What an attachment is shown as: an image, or any other file.', ['image', 'file'] as const);
+
+export const MediaTypeFilter = defineEnum('MediaTypeFilter', 'A MIME family to list attachments by.', ['image', 'video', 'text', 'application', 'audio'] as const);
+
+export const MediaStatusFilter = defineEnum('MediaStatusFilter', 'A status to list attachments by.', ['inherit', 'private', 'trash'] as const);

@@ -3,5 +3,8 @@ import type { ResourceDef } from './define.js';
 import { PageResource, PostResource } from './content.js';
 import { CategoryResource, TagResource } from './terms.js';
 import { ApplicationPasswordResource, UserResource } from './users.js';
+import { PAGE_REVISIONS, POST_REVISIONS } from './revisions.js';
+import { MediaResource } from './media.js';
 
-export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource, UserResource, ApplicationPasswordResource];
+export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource, UserResource, ApplicationPasswordResource,
+  MediaResource, POST_REVISIONS.revision, POST_REVISIONS.autosave, PAGE_REVISIONS.revision, PAGE_REVISIONS.autosave];

@@ -14,6 +14,7 @@ export const builder = new SchemaBuilder<{
     LocalDateTime: { Input: string; Output: string };
     URL: { Input: URL; Output: string | URL };
     JSON: { Input: unknown; Output: unknown };
+    File: { Input: File; Output: never };
   };
 }>({
   plugins: [PrismaPlugin],

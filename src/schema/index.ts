@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import './site/types.js';
 import './posts/index.js';
 import './pages/index.js';
+import './media/index.js';
 import './users/index.js';
 import './application-passwords/index.js';
 import './terms/index.js';

@@ -2,6 +2,9 @@
 // The table is read from the running app, so a new route joins the matrix by itself and fails
 // it until its expectations are declared below (one line per route and method group).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestSite, type TestSite, type TestUser } from '../helpers/app.js';
 import { ROLES, type Role } from '../../src/auth/capabilities.js';
 import { createApplicationPassword, createUser } from '../../src/site/operator.js';
@@ -40,24 +43,60 @@ const write = (n: number) => ({ title: `Matrix ${n}` });
 const EXPECTATIONS: Record<string, Cell> = {
   'GET /': all('200'),
   'GET /oembed/1.0': all('200'),
+  // Public: the same answer for everyone, about a published post (made in beforeAll).
+  'GET /oembed/1.0/embed': with_(all('200'), { query: () => `url=${encodeURIComponent(fx.embed)}` }),
+  // The proxy needs edit_posts; a URL of no known provider, without discovery, finds nothing (and fetches nothing).
+  'GET /oembed/1.0/proxy': with_(only('404 oembed_invalid_url', WRITERS, 'rest_forbidden'), { query: () => `url=${encodeURIComponent('https://unknown.example/page')}&discover=false` }),
   'GET /forms/v1': all('200'),
   'GET /widgets/v1': all('200'),
   'GET /core/v2': all('200'),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
   'GET /abilities/v1': all('200'),
+  // The batch route itself has no permission: every caller gets 207 (each item is checked as the caller).
+  'POST /batch/v1': with_(all('207'), { body: (n) => ({ requests: [{ path: '/core/v2/posts', body: { title: `Matrix batch ${n}` } }] }) }),
 
   'GET /core/v2/posts': all('200'),
   'POST /core/v2/posts': with_(only('201', WRITERS, 'rest_cannot_create'), { body: write }),
   [`GET /core/v2/posts/${ID}`]: all('200'),
   [`POST|PUT|PATCH /core/v2/posts/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
   [`DELETE /core/v2/posts/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
+  // Revisions and autosaves of an administrator's published post: whoever may edit the post.
+  'GET /core/v2/posts/(?P<parent>[\\d]+)/revisions': only('200', EDITORS, 'rest_cannot_read'),
+  'GET /core/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_read'),
+  'DELETE /core/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
+  'POST /core/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)/restore': only('200', EDITORS, 'rest_cannot_edit'),
+  [`GET /core/v2/posts/${ID}/autosaves`]: only('200', EDITORS, 'rest_cannot_read'),
+  [`POST /core/v2/posts/${ID}/autosaves`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
+  'GET /core/v2/posts/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_read'),
 
   'GET /core/v2/pages': all('200'),
   'POST /core/v2/pages': with_(only('201', EDITORS, 'rest_cannot_create'), { body: write }),
   [`GET /core/v2/pages/${ID}`]: all('200'),
   [`POST|PUT|PATCH /core/v2/pages/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
   [`DELETE /core/v2/pages/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
+  'GET /core/v2/pages/(?P<parent>[\\d]+)/revisions': only('200', EDITORS, 'rest_cannot_read'),
+  'GET /core/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_read'),
+  'DELETE /core/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)': with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
+  'POST /core/v2/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)/restore': only('200', EDITORS, 'rest_cannot_edit'),
+  [`GET /core/v2/pages/${ID}/autosaves`]: only('200', EDITORS, 'rest_cannot_read'),
+  [`POST /core/v2/pages/${ID}/autosaves`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
+  'GET /core/v2/pages/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_read'),
+
+  // Media: the target is an administrator's unattached image (a fresh upload per cell). The matrix
+  // sends JSON, which an upload takes as a raw file without Content-Disposition: who may upload gets
+  // that refusal, the others rest_cannot_create before the body is read.
+  'GET /core/v2/media': all('200'),
+  'POST /core/v2/media': with_(only('400 rest_upload_no_content_disposition', ['administrator', 'editor', 'author'], 'rest_cannot_create'), { body: write }),
+  [`GET /core/v2/media/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/media/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: write }),
+  [`DELETE /core/v2/media/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
+  [`POST /core/v2/media/${ID}/post-process`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: () => ({ action: 'create-image-subsizes' }) }),
+  // Editing needs upload_files, then the right to edit the image: an author has the first only.
+  [`POST /core/v2/media/${ID}/edit`]: {
+    expect: { anonymous: '401 rest_cannot_edit_image', administrator: '201', editor: '201', author: '403 rest_cannot_edit', contributor: '403 rest_cannot_edit_image', subscriber: '403 rest_cannot_edit_image' },
+    body: () => ({ src: mediaSource, modifiers: [{ type: 'rotate', args: { angle: 90 } }] }),
+  },
 
   'GET /core/v2/categories': all('200'),
   'POST /core/v2/categories': with_(only('201', EDITORS, 'rest_cannot_create'), { body: (n) => ({ name: `Category ${n}` }) }),
@@ -96,8 +135,13 @@ const EXPECTATIONS: Record<string, Cell> = {
 const FRESH_CALLER = new Set(['DELETE /core/v2/users/me']);
 
 let site: TestSite;
+/** The media fixtures' files go to a directory of their own, removed afterwards. */
+let uploads = '';
 let serial = 0;
-const fx = { admin: 0, other: 0 };
+const fx = { admin: 0, other: 0, embed: '' };
+
+/** The source_url of the last media fixture (the edit route's body names it; fixtures are made before the body). */
+let mediaSource = '';
 
 // Placeholder fillers, keyed "<segment before the placeholder>:<name>"; each cell gets fresh
 // fixtures (made by the administrator), so writes and deletes never disturb another cell.
@@ -106,9 +150,42 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'pages:id': async () => String((await site.req('POST', '/core/v2/pages', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'categories:id': async () => String((await site.req('POST', '/core/v2/categories', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
   'tags:id': async () => String((await site.req('POST', '/core/v2/tags', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
+  // An administrator's unattached 4×2 PNG, uploaded as a raw body.
+  'media:id': async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWP4z8AARwjWfwYGAG+qB/l/O6VpAAAAAElFTkSuQmCC', 'base64');
+    const res = await site.req('POST', '/core/v2/media', {
+      as: 'administrator', body: png, headers: { 'content-type': 'image/png', 'content-disposition': `attachment; filename="fixture-${++serial}.png"` },
+    });
+    if (res.status !== 201) throw new Error(`media fixture: expected 201, got ${res.status}: ${res.text.slice(0, 500)}`);
+    mediaSource = res.body.source_url;
+    return String(res.body.id);
+  },
   'users:id': async () => String((await newUser('subscriber')).id),
   'users:user_id': async () => String(fx.other),
   'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,
+  // A published item of the administrator with one revision (created, then retitled).
+  'posts:parent': async () => {
+    const id = (await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id;
+    await site.req('POST', `/core/v2/posts/${id}`, { as: 'administrator', json: { title: `Fixture ${serial} revised` } });
+    return String(id);
+  },
+  'pages:parent': async () => {
+    const id = (await site.req('POST', '/core/v2/pages', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id;
+    await site.req('POST', `/core/v2/pages/${id}`, { as: 'administrator', json: { title: `Fixture ${serial} revised` } });
+    return String(id);
+  },
+  // The newest revision of the parent filled just before (a post or a page).
+  'revisions:id': async (filled) => {
+    let res = await site.req('GET', `/core/v2/posts/${filled.parent}/revisions`, { as: 'administrator' });
+    if (res.status !== 200) res = await site.req('GET', `/core/v2/pages/${filled.parent}/revisions`, { as: 'administrator' });
+    return String(res.body[0].id);
+  },
+  // An administrator's autosave of the parent (the route answers the latest whatever the id).
+  'autosaves:id': async (filled) => {
+    let res = await site.req('POST', `/core/v2/posts/${filled.parent}/autosaves`, { as: 'administrator', json: { title: `Autosave ${++serial}` } });
+    if (res.status !== 200) res = await site.req('POST', `/core/v2/pages/${filled.parent}/autosaves`, { as: 'administrator', json: { title: `Autosave ${serial}` } });
+    return String(res.body.id);
+  },
 };
 
 async function newUser(role: Role): Promise<TestUser> {
@@ -132,11 +209,13 @@ async function fill(pattern: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  site = await createTestSite();
+  uploads = mkdtempSync(join(tmpdir(), 'matrix-uploads-'));
+  site = await createTestSite({ uploadsDir: uploads });
   fx.admin = site.users.administrator.id;
   fx.other = (await newUser('subscriber')).id;
+  fx.embed = (await site.createPost({ title: 'Embed target', status: 'publish' })).link;
 });
-afterAll(async () => { await site?.close(); });
+afterAll(async () => { await site?.close(); if (uploads) rmSync(uploads, { recursive: true, force: true }); });
 
 describe('authorization matrix', () => {
   it('declares every route and method of the table, and nothing else', () => {

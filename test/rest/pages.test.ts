@@ -36,6 +36,8 @@ describe('PageCreate and PageGet', () => {
     expect(p.link).toBe(`${SITE}/about-us/`);
     expect(p.comment_status).toBe('closed');
     expect(p.permalink_template).toBe(`${SITE}/%pagename%/`);
+    // post_class() names every item post-<id>, pages and attachments too.
+    expect(p.class_list).toEqual([`post-${p.id}`, 'page', 'type-page', 'status-publish', 'hentry']);
     for (const k of ['format', 'sticky', 'categories', 'tags']) expect(p, k).not.toHaveProperty(k);
 
     const view = await site.req('GET', `/core/v2/pages/${p.id}`);

@@ -199,8 +199,8 @@ describe('cookie + nonce authentication', () => {
     // The nonce header is per request: not kept in the anonymous response cache, added to its hits.
     expect((await site.req('GET', '/core/v2/posts')).headers.get('x-wp-nonce')).toBeNull();
     expect((await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': anonNonce } })).headers.get('x-wp-nonce')).toBe(anonNonce);
-    // A nonce from yesterday's tick still works; older ones do not.
-    const dayAgo = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 13 * 3600_000);
+    // A nonce of the previous 12-hour tick still works (12 hours ago is always that tick); older ones do not.
+    const dayAgo = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 12 * 3600_000);
     expect((await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': dayAgo } })).status).toBe(200);
     const old = createNonce(siteKey, 'wp_rest', { userId: 0, token: '' }, Date.now() - 25 * 3600_000);
     expect(await site.req('GET', '/core/v2/posts', { headers: { 'x-wp-nonce': old } })).toBeWpError(403, 'rest_cookie_invalid_nonce');

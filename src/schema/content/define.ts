@@ -7,6 +7,7 @@ import { listArgs, listFilterInput, resourceInput } from '../resource-types.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
+import type { Context } from '../../context.js';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
 type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
@@ -27,9 +28,16 @@ export interface ContentTypeDefinition {
   ref: ContentRef;
   /** Its collection parameters. */
   list: ListDef;
+  /** Its update, when not the content service's own (attachments keep their alternative text). */
+  update?: (ctx: Context, id: number, input: never) => Promise<number>;
+  /** Deleting for good, when more than the record goes (an attachment's files). */
+  remove?: (ctx: Context, id: number) => Promise<void>;
+  /** Whether `create<Name>` takes the input alone (attachments are made from a file instead). */
+  create?: boolean;
 }
 
-export function defineContentType(def: ContentTypeDefinition): void {
+/** Defines the type's queries and mutations; returns its write input (autosaves take it too). */
+export function defineContentType(def: ContentTypeDefinition): { input: unknown } {
   const d = { ...def, type: def.descriptor.type, name: def.descriptor.graphqlName, plural: def.descriptor.graphqlPlural, input: resourceInput(def.resource) };
   const lower = d.name[0].toLowerCase() + d.name.slice(1);
   const List = builder.objectRef<ListShape>(`${d.name}List`).implement({
@@ -44,9 +52,9 @@ export function defineContentType(def: ContentTypeDefinition): void {
           if (l.ids) {
             const rows = await ctx.prisma.content.findMany({ ...query, where: { id: { in: l.ids } } });
             const byId = new Map(rows.map((r) => [r.id, r]));
-            return readableRows(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean));
+            return await readableRows(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean));
           }
-          return readableRows(ctx, await ctx.prisma.content.findMany({ ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
+          return await readableRows(ctx, await ctx.prisma.content.findMany({ ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
         },
       }),
     }),
@@ -72,7 +80,7 @@ export function defineContentType(def: ContentTypeDefinition): void {
       resolve: async (_root, rawArgs, ctx) => {
         const args = rawArgs as { filter?: ListFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string; ignoreSticky?: boolean };
         const filter = (args.filter ?? {}) as ListFilter;
-        checkStatusFilter(ctx, d.type, filter.status ?? [], 'publish');
+        checkStatusFilter(ctx, d.type, filter.status ?? [], def.descriptor.defaultStatus);
         const page = args.page ?? 1;
         const perPage = args.perPage ?? 10;
         if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);
@@ -102,8 +110,11 @@ export function defineContentType(def: ContentTypeDefinition): void {
     }),
   });
 
+  const update = def.update ?? ((ctx: Context, id: number, input: ContentInput) => saveContent(ctx, d.type, id, input));
+  const remove = def.remove ?? deleteContent;
+  const trash = def.descriptor.supports.trash;
   builder.mutationFields((t) => ({
-    [`create${d.name}`]: t.prismaField({
+    ...(def.create === false ? {} : { [`create${d.name}`]: t.prismaField({
       type: d.ref,
       description: `Creates a ${lower} (status draft unless given).`,
       args: { input: t.arg({ type: d.input, required: true, description: 'Fields.' }) },
@@ -111,17 +122,17 @@ export function defineContentType(def: ContentTypeDefinition): void {
         const id = await saveContent(ctx, d.type, null, args.input as ContentInput);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id } });
       },
-    }),
+    }) }),
     [`update${d.name}`]: t.prismaField({
       type: d.ref,
       description: `Updates some fields of a ${lower}.`,
       args: { id: t.arg.int({ required: true, description: 'Id.' }), input: t.arg({ type: d.input, required: true, description: 'Fields to change.' }) },
       resolve: async (query, _root, args, ctx) => {
-        const id = await saveContent(ctx, d.type, args.id as number, args.input as ContentInput);
+        const id = await update(ctx, args.id as number, args.input as never);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id } });
       },
     }),
-    [`trash${d.name}`]: t.prismaField({
+    ...(!trash ? {} : { [`trash${d.name}`]: t.prismaField({
       type: d.ref,
       description: `Moves a ${lower} to the trash and returns it.`,
       args: { id: t.arg.int({ required: true, description: 'Id.' }) },
@@ -130,19 +141,24 @@ export function defineContentType(def: ContentTypeDefinition): void {
         await trashContent(ctx, row);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
       },
-    }),
+    }) }),
     [`delete${d.name}`]: t.field({
       type: DeleteResult,
-      description: `Deletes a ${lower}, its revisions and its term assignments for good.`,
-      args: { id: t.arg.int({ required: true, description: 'Id.' }) },
+      description: trash ? `Deletes a ${lower}, its revisions and its term assignments for good.` : `Deletes a ${lower} for good (there is no trash for it).`,
+      args: {
+        id: t.arg.int({ required: true, description: 'Id.' }),
+        ...(trash ? {} : { force: t.arg.boolean({ required: false, defaultValue: true, description: 'Must be true: there is no trash (kept for parity with the REST route).' }) }),
+      },
       resolve: async (_root, args, ctx, info) => {
         const row = await checkDelete(ctx, d.type, args.id as number, true);
+        if (!trash && (args as { force?: boolean | null }).force === false) throw restError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
         // The record as it was is read with the caller's selection before it goes.
         const query = queryFromInfo({ context: ctx, info, path: ['previous'], typeName: d.name });
         const previous = await ctx.prisma.content.findUniqueOrThrow({ ...(query as object), where: { id: row.id } });
-        await deleteContent(ctx, row.id);
+        await remove(ctx, row.id);
         return { deleted: true, previous };
       },
     }),
   }));
+  return { input: d.input };
 }

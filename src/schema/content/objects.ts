@@ -61,15 +61,32 @@ export function textValue(raw: string, rendered: string, ctx: Context, row: Cont
   return { raw, rendered, isProtected: false, showRaw: !locked && showsRaw(ctx, row), blockVersion: 0 };
 }
 
-/** Revision count and newest revision of every item on the page, in one grouped query. */
+/**
+ * Revision count and newest revision (or autosave: the first of the revisions list, by date then
+ * id) of every item on the page, in one grouped query. Revisions are stored in date order, so a
+ * group's highest id is its newest; an autosave is rewritten in place, so only a parent with
+ * several autosaves needs a second look at which is newest.
+ */
 export function revisionStats(ctx: Context, id: number) {
   return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
     const groups = await ctx.prisma.content.groupBy({
-      by: ['parentId', 'type'], where: { parentId: { in: [...ids] }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true },
+      by: ['parentId', 'type'], where: { parentId: { in: [...ids] }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true, date: true },
     });
+    const crowded = groups.filter((g) => g.type === 'autosave' && g._count._all > 1).map((g) => g.parentId!);
+    const autosaves = crowded.length
+      ? await ctx.prisma.content.findMany({ where: { parentId: { in: crowded }, type: 'autosave' }, select: { id: true, parentId: true, date: true } })
+      : [];
+    type Stamp = { id: number; date: Date };
+    const newer = (a: Stamp | null, b: Stamp | null) => (!a ? b : !b ? a : b.date > a.date || (+b.date === +a.date && b.id > a.id) ? b : a);
     return ids.map((pid) => {
       const mine = groups.filter((g) => g.parentId === pid);
-      return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: mine.find((g) => g.type === 'revision')?._max.id ?? null };
+      let latest: Stamp | null = null;
+      for (const g of mine) {
+        if (g.type === 'autosave' && g._count._all > 1) {
+          for (const a of autosaves) if (a.parentId === pid) latest = newer(latest, a);
+        } else latest = newer(latest, { id: g._max.id!, date: g._max.date! });
+      }
+      return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: latest?.id ?? null };
     });
   }).load(id);
 }
@@ -90,7 +107,7 @@ export async function classList(ctx: Context, p: Content & { terms?: { taxonomy:
   const type = contentTypeOf(p.type);
   const sticky = type.supports.sticky && (await ctx.site()).stickyPosts.includes(p.id);
   return [
-    `${p.type}-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,
+    `post-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,
     ...(type.supports.formats ? [`format-${p.format || 'standard'}`] : []),
     ...(p.featuredMedia ? ['has-post-thumbnail'] : []), ...(sticky ? ['sticky'] : []), 'hentry',
     ...(p.terms ?? []).map((r) => `${r.taxonomy === 'category' ? 'category' : 'tag'}-${r.term.slug}`),

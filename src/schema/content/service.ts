@@ -8,7 +8,7 @@ import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
 import { contentTypeOf } from '../../resources/content-types.js';
-import { canDeleteContent, canEditContent, canReadContent } from '../../auth/content-permissions.js';
+import { canDeleteContent, canEditContent, canReadContent, type ContentAccessRow } from '../../auth/content-permissions.js';
 import { localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
 import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
@@ -48,6 +48,9 @@ export interface ListFilter {
   parent?: number[] | null;
   parentExclude?: number[] | null;
   menuOrder?: number | null;
+  /** Attachments: exact MIME types, and MIME families (image, video, audio, application, text). */
+  mimeType?: string[] | null;
+  mediaType?: string[] | null;
 }
 
 export interface ListPaging {
@@ -131,7 +134,8 @@ export const MAX_BOUND_IDS = 900;
 
 export async function listWhere(ctx: Context, site: SiteSettings, type: string, f: ListFilter): Promise<ListQuery> {
   const and: Where[] = [{ type }];
-  const statuses = f.status?.length ? f.status : ['publish'];
+  const byDefault = [contentTypeOf(type).defaultStatus];
+  const statuses = f.status?.length ? f.status : byDefault;
   and.push({ status: statuses.includes('any') ? { in: ANY_STATUSES } : { in: statuses } });
   if (f.include?.length) and.push({ id: { in: f.include } });
   if (f.exclude?.length) and.push({ id: { notIn: f.exclude } });
@@ -150,6 +154,8 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   }
   if (f.menuOrder != null) and.push({ menuOrder: f.menuOrder });
   if (f.format?.length) and.push({ format: { in: f.format } });
+  if (f.mimeType?.length) and.push({ mimeType: { in: f.mimeType } });
+  if (f.mediaType?.length) and.push({ OR: f.mediaType.map((family) => ({ mimeType: { startsWith: `${family}/` } })) });
   if (f.sticky != null) {
     const sticky = site.stickyPosts;
     and.push(f.sticky ? { id: { in: sticky } } : { id: { notIn: sticky } });
@@ -161,7 +167,7 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   if (f.search && f.searchSemantics !== 'exact') {
     // Full-text lists run as one SQL statement (src/content/search-list.ts).
     const bound = (v: string | null | undefined, param: string) => (v ? boundDate(site, v, param) : undefined);
-    const statuses = f.status?.length ? (f.status.includes('any') ? ANY_STATUSES : f.status) : ['publish'];
+    const statuses = f.status?.length ? (f.status.includes('any') ? ANY_STATUSES : f.status) : byDefault;
     return {
       where: { AND: and }, scores: null, matchesInMemory: false,
       search: {
@@ -169,6 +175,7 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
         after: bound(f.after, 'after'), before: bound(f.before, 'before'), modifiedAfter: bound(f.modifiedAfter, 'modifiedAfter'), modifiedBefore: bound(f.modifiedBefore, 'modifiedBefore'),
         author: f.author, authorExclude: f.authorExclude, include: f.include, exclude: f.exclude, slug: f.slug,
         format: f.format, sticky: f.sticky, parent: f.parent, parentExclude: f.parentExclude, menuOrder: f.menuOrder,
+        mimeType: f.mimeType, mediaType: f.mediaType,
         tax: taxSpecs, taxRelation: f.taxRelation,
       },
     };
@@ -288,8 +295,21 @@ export function countContent(ctx: Context, where: Where): Promise<number> {
   return cachedCount(ctx, 'content', where);
 }
 
-export function readableRows<T extends { id: number; type: string; status: string; authorId: number }>(ctx: Context, rows: T[]): T[] {
-  return rows.filter((row) => canReadContent(ctx, row));
+export async function readableRows<T extends { id: number; type: string; status: string; authorId: number; parentId: number | null }>(ctx: Context, rows: T[]): Promise<T[]> {
+  const hidden = await hiddenByParent(ctx, rows);
+  return rows.filter((row) => !hidden.has(row.id) && canReadContent(ctx, row));
+}
+
+/**
+ * Attachments in `inherit` status are as readable as the item they are attached to (WordPress's
+ * check_read_permission): the ids of those whose parent the caller may not read, in one query.
+ */
+async function hiddenByParent(ctx: Context, rows: { id: number; type: string; status: string; parentId: number | null }[]): Promise<Set<number>> {
+  const attached = rows.filter((r) => r.type === 'attachment' && r.status === 'inherit' && r.parentId);
+  if (!attached.length) return new Set();
+  const parents = await ctx.prisma.content.findMany({ where: { id: { in: attached.map((r) => r.parentId!) } }, select: { id: true, type: true, status: true, authorId: true } });
+  const readable = new Set(parents.filter((p) => canReadContent(ctx, p)).map((p) => p.id));
+  return new Set(attached.filter((r) => !readable.has(r.parentId!)).map((r) => r.id));
 }
 
 /** Loads one item for a route of `type`: 404 when missing or of another type. */
@@ -306,7 +326,7 @@ export async function checkReadItem(ctx: Context, type: string, id: number, pass
     if (row.password !== password) throw restError('rest_post_incorrect_password', 'Incorrect post password.', 403);
     ctx.offeredPasswords.set(row.id, password);
   }
-  if (!canReadContent(ctx, row)) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
+  if (!canReadContent(ctx, row) || (await hiddenByParent(ctx, [row])).size) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
   return row;
 }
 
@@ -333,6 +353,8 @@ export interface ContentInput {
   tags?: number[] | null;
   parent?: number | null;
   menuOrder?: number | null;
+  /** Attachments: the item it is attached to (0: none). */
+  post?: number | null;
 }
 
 interface ResolvedDates { date: Date; dateGmt: Date; floating: boolean }
@@ -354,7 +376,7 @@ function resolveDates(site: SiteSettings, input: ContentInput): ResolvedDates | 
   return { date: naive, dateGmt: localToUtc(site, naive), floating: false };
 }
 
-function nowDates(site: SiteSettings): { local: Date; gmt: Date } {
+export function nowDates(site: SiteSettings): { local: Date; gmt: Date } {
   const gmt = new Date(Math.floor(Date.now() / 1000) * 1000);
   return { local: utcToLocal(site, gmt), gmt };
 }
@@ -382,41 +404,78 @@ async function refreshTermCounts(tx: Tx, termIds: number[]): Promise<void> {
   }
 }
 
-/** Creates (id null) or updates a content item of `type`; returns its id. */
-export async function saveContent(ctx: Context, type: string, id: number | null, input: ContentInput): Promise<number> {
+/**
+ * The write checks of the posts controller before anything is stored, in its order: the right to
+ * create or edit, to give the item another author, to make it sticky, to publish. Autosaves run
+ * them too (WordPress checks an autosave as an update of its parent).
+ */
+export function checkWriteRights(ctx: Context, type: string, existing: ContentAccessRow | null, input: ContentInput): void {
   const viewer = ctx.viewer;
   const loggedIn = !!viewer;
-  const kind = contentTypeOf(type);
-  const { caps, supports } = kind;
-  const site = await ctx.site();
-  const existing = id === null ? null : await findContent(ctx, type, id);
-
-  // Permission checks, in the controller's order.
+  const { caps, supports } = contentTypeOf(type);
   if (!existing) {
-    if (!viewer || !ctx.can(caps.edit_posts)) throw restError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
+    if (!viewer || !ctx.can(contentTypeOf(type).createCap ?? caps.edit_posts)) throw restError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
   } else if (!canEditContent(ctx, existing)) {
     throw restError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(loggedIn));
   }
-  const authorId = input.author ?? existing?.authorId ?? viewer!.id;
   if (input.author != null && input.author !== viewer!.id && input.author !== existing?.authorId && !ctx.can(caps.edit_others_posts)) {
     throw restError('rest_cannot_edit_others', existing ? 'Sorry, you are not allowed to update posts as this user.' : 'Sorry, you are not allowed to create posts as this user.', authStatus(loggedIn));
   }
   if (supports.sticky && input.sticky && !ctx.can(caps.edit_others_posts) && !ctx.can(caps.publish_posts)) {
     throw restError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(loggedIn));
   }
-
-  // Status: publishing needs the publish right; a trashed item given a status is restored.
-  let status = input.status ?? existing?.status ?? 'draft';
   if (input.status && input.status !== existing?.status && ['publish', 'future', 'private'].includes(input.status) && !ctx.can(caps.publish_posts)) {
     throw restError('rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.', authStatus(loggedIn));
   }
+}
+
+/** Title, content and excerpt as stored: given ones filtered unless the caller has unfiltered_html, others kept. */
+export function writtenText(ctx: Context, input: ContentInput, existing: { title: string; content: string; excerpt: string } | null): { title: string; content: string; excerpt: string } {
+  const filtered = !ctx.can('unfiltered_html');
+  return {
+    title: input.title != null ? (filtered ? filterTitleHtml(input.title) : input.title) : existing?.title ?? '',
+    content: input.content != null ? (filtered ? filterPostHtml(input.content) : input.content) : existing?.content ?? '',
+    excerpt: input.excerpt != null ? (filtered ? filterPostHtml(input.excerpt) : input.excerpt) : existing?.excerpt ?? '',
+  };
+}
+
+export interface SaveOptions {
+  /** Store a revision when the text changed (updates); an author's autosave of their draft stores none. */
+  revision?: boolean;
+  /** What a type stores beside the common columns (an attachment's file and metadata), in the same transaction. */
+  within?: (tx: Tx, id: number) => Promise<void>;
+}
+
+/**
+ * The item an attachment is attached to (`post`): 0 detaches. On upload the caller must be able
+ * to edit it (rest_cannot_edit); revisions and attachments cannot hold attachments, and an id
+ * with nothing behind it is refused (the parent is a foreign key here).
+ */
+async function attachmentTarget(ctx: Context, post: number, creating: boolean): Promise<number | null> {
+  if (post === 0) return null;
+  const target = post > 0 ? await ctx.prisma.content.findUnique({ where: { id: post } }) : null;
+  if (!target || ['revision', 'autosave', 'attachment'].includes(target.type)) invalidParam('post', 'rest_invalid_param', 'Invalid post ID.');
+  if (creating && !canEditContent(ctx, target)) throw restError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(!!ctx.viewer));
+  return target.id;
+}
+
+/** Creates (id null) or updates a content item of `type`; returns its id. */
+export async function saveContent(ctx: Context, type: string, id: number | null, input: ContentInput, o: SaveOptions = {}): Promise<number> {
+  const viewer = ctx.viewer;
+  const kind = contentTypeOf(type);
+  const { caps, supports } = kind;
+  const site = await ctx.site();
+  const existing = id === null ? null : await findContent(ctx, type, id);
+
+  checkWriteRights(ctx, type, existing, input);
+  const authorId = input.author ?? existing?.authorId ?? viewer!.id;
+
+  // Status: publishing needs the publish right (checked above); a trashed item given a status is restored.
+  let status = input.status ?? existing?.status ?? (kind.defaultStatus === 'inherit' ? 'inherit' : 'draft');
   if (input.template != null && input.template !== '') invalidParam('template', 'rest_invalid_param', `Invalid template: ${input.template}.`);
 
   // Without unfiltered_html the submitted HTML is filtered on save, as WordPress's kses does.
-  const filtered = !ctx.can('unfiltered_html');
-  const title = input.title != null ? (filtered ? filterTitleHtml(input.title) : input.title) : existing?.title ?? '';
-  const content = input.content != null ? (filtered ? filterPostHtml(input.content) : input.content) : existing?.content ?? '';
-  const excerpt = input.excerpt != null ? (filtered ? filterPostHtml(input.excerpt) : input.excerpt) : existing?.excerpt ?? '';
+  const { title, content, excerpt } = writtenText(ctx, input, existing);
   if (!existing && supports.requiresContent && !title && !content && !excerpt) {
     throw restError('empty_content', 'Content, title, and excerpt are empty.', 400);
   }
@@ -434,6 +493,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
   // Pages: a page made its own parent is stored with no parent (WordPress answers 200);
   // any other parent must be an existing page.
   let parentId = existing?.parentId ?? null;
+  if (input.post != null && type === 'attachment') parentId = await attachmentTarget(ctx, input.post, !existing);
   if (supports.pageAttributes && input.parent != null) {
     parentId = input.parent === 0 || input.parent === existing?.id ? null : input.parent;
     if (parentId) {
@@ -466,11 +526,12 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     let slug = input.slug != null ? sanitizeTitle(input.slug) : restoring ? existing.trashedSlug : existing?.slug ?? '';
     if (!slug && !FLOATING_STATUSES.has(status)) slug = sanitizeTitle(title) || (existing ? String(existing.id) : '');
     // Posts: unique per type; pages: per type and parent.
+    const scope: Where = kind.slugScope === 'global' ? { type: { notIn: ['revision', 'autosave'] } } : kind.slugScope === 'parent' ? { type, parentId } : { type };
     const taken = (candidate: string) =>
-      tx.content.count({ where: { type, slug: candidate, ...(kind.slugScope === 'parent' ? { parentId } : {}), ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+      tx.content.count({ where: { ...scope, slug: candidate, ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
     // As wp_insert_post: a pending item saved by someone who cannot publish keeps no slug.
     if (status === 'pending' && !ctx.can(caps.publish_posts)) slug = '';
-    if (slug) slug = await uniqueSlug(slug, type as 'post' | 'page', taken);
+    if (slug) slug = await uniqueSlug(slug, type as 'post' | 'page' | 'attachment', taken);
 
     if (supports.taxonomies.length) {
       if (input.categories) await checkTerms(tx, 'category', input.categories, 'categories');
@@ -520,18 +581,13 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       await setOption(tx, 'sticky_posts', [...sticky]);
     }
 
-    // A snapshot after each update whose text differs from the newest revision (the first always).
-    if (existing) {
-      const latest = await tx.content.findFirst({ where: { parentId: savedId, type: 'revision' }, orderBy: { id: 'desc' }, select: { title: true, content: true, excerpt: true } });
-      if (!latest || latest.title !== title || latest.content !== content || latest.excerpt !== excerpt) {
-        await tx.content.create({
-          data: {
-            type: 'revision', status: 'inherit', parentId: savedId, authorId: viewer!.id, title, content, excerpt,
-            slug: `${savedId}-revision-v1`, date: now.local, dateGmt: now.gmt, modified: now.local, modifiedGmt: now.gmt,
-            commentStatus: 'closed', pingStatus: 'closed', format: '',
-          },
-        });
-      }
+    // A snapshot after each update whose text (or revisioned meta) differs from the newest
+    // revision; the first update always stores one.
+    if (o.within) await o.within(tx, savedId);
+
+    if (existing && supports.revisions && o.revision !== false) {
+      const footnotes = input.meta?.footnotes ?? (await tx.postMeta.findFirst({ where: { contentId: savedId, key: 'footnotes' }, select: { value: true } }))?.value ?? '';
+      await storeRevision(tx, site, { id: savedId, authorId: viewer!.id, title, content, excerpt, footnotes, at: now });
     }
     return savedId;
   });
@@ -574,3 +630,30 @@ function stampModified(site: SiteSettings) {
   return { modified: now.local, modifiedGmt: now.gmt };
 }
 
+
+/** What a revision holds: the parent's text and revisioned meta at one moment. */
+export interface Snapshot { id: number; authorId: number; title: string; content: string; excerpt: string; footnotes: string; at: { local: Date; gmt: Date } }
+
+/** The slug (and permalink-shaped guid) every revision or autosave of an item shares. */
+export function revisionSlug(parentId: number, kind: 'revision' | 'autosave'): string {
+  return `${parentId}-${kind}-v1`;
+}
+
+/** Stores a revision of `s.id` unless the newest one holds the same text and meta. */
+export async function storeRevision(tx: Tx, site: SiteSettings, s: Snapshot): Promise<boolean> {
+  const latest = await tx.content.findFirst({
+    where: { parentId: s.id, type: 'revision' }, orderBy: [{ date: 'desc' }, { id: 'desc' }],
+    select: { title: true, content: true, excerpt: true, meta: { where: { key: 'footnotes' }, select: { value: true } } },
+  });
+  if (latest && latest.title === s.title && latest.content === s.content && latest.excerpt === s.excerpt && (latest.meta[0]?.value ?? '') === s.footnotes) return false;
+  const slug = revisionSlug(s.id, 'revision');
+  await tx.content.create({
+    data: {
+      type: 'revision', status: 'inherit', parentId: s.id, authorId: s.authorId, title: s.title, content: s.content, excerpt: s.excerpt,
+      slug, guid: `${site.home}/${slug}/`, date: s.at.local, dateGmt: s.at.gmt, modified: s.at.local, modifiedGmt: s.at.gmt,
+      commentStatus: 'closed', pingStatus: 'closed', format: '',
+      ...(s.footnotes ? { meta: { create: [{ key: 'footnotes', value: s.footnotes }] } } : {}),
+    },
+  });
+  return true;
+}

@@ -1,0 +1,124 @@
+// The site's public pages for anonymous readers: the home page (latest posts), every permalink the
+// REST `link` field prints, the embed card oEmbed points to, and an HTML 404 for the rest. Every
+// page advertises the REST API (Link header and <link>), as WordPress's front end does, so clients
+// can discover it from the site's address. Pages are the same for everyone (no cookies are read),
+// so they share the anonymous response cache.
+import type { Config } from '../../src/config.js';
+import type { Db } from '../../src/db/client.js';
+import { createContext, type Context, type MediaServices } from '../../src/context.js';
+import type { SiteSettings } from '../../src/site/options.js';
+import { contentTypeOf, permalink, POST_TYPE } from '../../src/resources/content-types.js';
+import type { ResponseCache } from '../cache.js';
+import { ITEM_SELECT, embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from './resolve.js';
+import { embedPage, homePage, methodNotAllowedPage, notFoundPage, singlePage } from './html.js';
+import { featuredAttachment, fileUrl, pictureOf } from './media.js';
+
+export interface SiteRequest {
+  method: string;
+  /** A full URL, or a path with its query. */
+  url: string;
+}
+
+export interface SiteResponse { status: number; headers: Record<string, string>; body: string }
+
+export interface SiteFrontOptions {
+  config: Pick<Config, 'siteUrl' | 'restPrefix'>;
+  db: Db;
+  media: MediaServices | null;
+  cache: ResponseCache | null;
+}
+
+/** Posts on the home page. */
+export const HOME_POSTS = 10;
+
+const lowerEscapes = (path: string) => path.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+
+export function createSiteFront(o: SiteFrontOptions) {
+  const apiRoot = `${o.config.siteUrl}${o.config.restPrefix}/`;
+  const discovery = `<${apiRoot}>; rel="https://api.w.org/"`;
+
+  function respond(status: number, body: string, extra: Record<string, string> = {}, links: string[] = []): SiteResponse {
+    return {
+      status,
+      headers: {
+        'Content-Type': 'text/html; charset=UTF-8',
+        'Content-Length': String(Buffer.byteLength(body)),
+        'X-Content-Type-Options': 'nosniff',
+        Link: [discovery, ...links].join(', '),
+        ...extra,
+      },
+      body,
+    };
+  }
+
+  function redirect(site: SiteSettings, to: string): SiteResponse {
+    const body = `<!doctype html>\n<title>Moved</title>\n<p><a href="${to.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}">Moved here</a>.</p>\n`;
+    return respond(301, body, { Location: to });
+  }
+
+  const notFound = (site: SiteSettings) => respond(404, notFoundPage(site, apiRoot));
+
+  async function home(ctx: Context, site: SiteSettings): Promise<SiteResponse> {
+    // One statement: the page needs no author, terms or counts.
+    const rows = await ctx.prisma.content.findMany({
+      where: { type: POST_TYPE.type, status: 'publish' },
+      orderBy: [{ date: 'desc' }, { id: 'desc' }],
+      take: HOME_POSTS,
+      select: { ...ITEM_SELECT, author: false },
+    });
+    const posts = rows.map((row) => {
+      const full = { ...row, author: { displayName: '', slug: '' } };
+      return { row: full, permalink: permalink(site, row), isProtected: isProtected(full) };
+    });
+    return respond(200, homePage(site, apiRoot, posts));
+  }
+
+  async function single(ctx: Context, site: SiteSettings, item: FoundItem): Promise<SiteResponse> {
+    const { row } = item;
+    const storage = ctx.media?.storage;
+    const locked = isProtected(row);
+    const restItem = `${apiRoot}core/v2/${contentTypeOf(row.type).restBase}/${row.id}`;
+    const h = { apiRoot, restItem, permalink: item.permalink };
+    const featured = !locked && row.type !== 'attachment' && row.featuredMedia ? await featuredAttachment(ctx, row.featuredMedia) : null;
+    const size = item.embed ? 'medium' : 'large';
+    const picture = row.type === 'attachment' ? pictureOf(storage, row, size) : featured ? pictureOf(storage, featured, size) : null;
+    const html = item.embed
+      ? embedPage(site, h, row, { isProtected: locked, picture })
+      : singlePage(site, h, row, { isProtected: locked, picture, fileUrl: row.type === 'attachment' ? fileUrl(storage, row) : undefined });
+    return respond(200, html, {}, [`<${restItem}>; rel="alternate"; title="JSON"; type="application/json"`]);
+  }
+
+  async function page(ctx: Context, site: SiteSettings, url: URL): Promise<SiteResponse> {
+    const found = await resolveUrl(ctx, site, url);
+    if (found.kind === 'home') return home(ctx, site);
+    if (found.kind === 'none' || !(await publiclyViewable(ctx, found.item.row))) return notFound(site);
+    const item = found.item;
+    const canonical = item.embed ? embedUrl(item.permalink) : item.permalink;
+    // A published post's or page's plain link moves to its pretty permalink, as WordPress's
+    // canonical redirect does; a pretty path spelled another way (no trailing slash) moves too.
+    if (item.form === 'plain' && !item.permalink.includes('?')) return redirect(site, canonical);
+    if (item.form === 'path' && lowerEscapes(url.pathname) !== lowerEscapes(new URL(canonical).pathname)) return redirect(site, canonical);
+    return single(ctx, site, item);
+  }
+
+  /** GET and HEAD of any address outside the REST API, the admin pages and the uploads. */
+  return async function site(request: SiteRequest): Promise<SiteResponse> {
+    const method = request.method.toUpperCase();
+    const url = new URL(request.url, o.config.siteUrl);
+    const ctx = createContext(o.db, null, o.media);
+    const settings = await ctx.site();
+    if (method !== 'GET' && method !== 'HEAD') {
+      return respond(405, methodNotAllowedPage(settings, apiRoot), { Allow: 'GET, HEAD' });
+    }
+    const key = `site ${url.pathname}${url.search}`;
+    const generation = o.cache?.begin() ?? 0;
+    let out: SiteResponse | undefined = o.cache?.get(key);
+    if (!out) {
+      out = await page(ctx, settings, url);
+      if (o.cache && (out.status === 200 || out.status === 301)) o.cache.set(key, out, generation);
+    }
+    return method === 'HEAD' ? { ...out, body: '' } : out;
+  };
+}
+
+export type SiteFront = ReturnType<typeof createSiteFront>;

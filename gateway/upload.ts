@@ -1,0 +1,164 @@
+// Receiving an upload without holding it in memory: a raw body (the body is the file) or a
+// multipart form (the `file` part, plus fields), streamed into a temporary file while it is
+// counted against the size limit and hashed. Nothing is trusted from the client's names or
+// types here; the media service sniffs the bytes.
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { WpError } from './errors.js';
+import { tooBigMessage } from '../src/media/limits.js';
+
+/** The first bytes kept for sniffing (file-type reads at most this many). */
+const HEAD_BYTES = 4100;
+
+export interface ReceivedFile {
+  /** Temporary file holding the bytes (removed by `discard`). */
+  path: string;
+  size: number;
+  /** The name the client gave (Content-Disposition filename, or the part's filename). */
+  name: string | null;
+  /** The type the client claimed (Content-Type of the body or part). */
+  declaredType: string | null;
+  /** Hex MD5 of the bytes, for Content-MD5. */
+  md5: string;
+  /** The first bytes, for sniffing. */
+  head: Buffer;
+}
+
+export interface ReceivedUpload {
+  form: 'raw' | 'multipart';
+  file: ReceivedFile | null;
+  /** Multipart fields (`name[key]` becomes a nested object). */
+  fields: Record<string, unknown>;
+  /** Removes the temporary file. */
+  discard(): Promise<void>;
+}
+
+export function tooBig(maxBytes: number): WpError {
+  return new WpError('rest_upload_file_too_big', tooBigMessage(maxBytes), 400);
+}
+
+const SPOOL_DIR = join(tmpdir(), 'content-service-uploads');
+let swept = false;
+
+/**
+ * Temporary files are removed when their request ends; one left by a process that was killed
+ * meanwhile is removed by the next process once it is an hour old.
+ */
+async function sweep(): Promise<void> {
+  if (swept) return;
+  swept = true;
+  const cutoff = Date.now() - 3600_000;
+  for (const name of await readdir(SPOOL_DIR).catch(() => [] as string[])) {
+    const path = join(SPOOL_DIR, name);
+    const info = await stat(path).catch(() => null);
+    if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+  }
+}
+
+/** Streams `source` into a temporary file, refusing more than `maxBytes`. */
+async function spool(source: Readable, maxBytes: number): Promise<Omit<ReceivedFile, 'name' | 'declaredType'>> {
+  const dir = SPOOL_DIR;
+  await mkdir(dir, { recursive: true });
+  void sweep();
+  const path = join(dir, randomUUID());
+  const md5 = createHash('md5');
+  const head: Buffer[] = [];
+  let size = 0;
+  let headSize = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(tooBig(maxBytes));
+      md5.update(chunk);
+      if (headSize < HEAD_BYTES) { head.push(chunk.subarray(0, HEAD_BYTES - headSize)); headSize += Math.min(chunk.length, HEAD_BYTES - headSize); }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(path));
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
+  return { path, size, md5: md5.digest('hex'), head: Buffer.concat(head) };
+}
+
+function setField(fields: Record<string, unknown>, name: string, value: string): void {
+  const m = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name);
+  if (!m) { fields[name] = value; return; }
+  const [, base, key] = m;
+  if (key === '') {
+    const list = Array.isArray(fields[base]) ? (fields[base] as unknown[]) : (fields[base] = []) as unknown[];
+    list.push(value);
+    return;
+  }
+  const obj = fields[base] && typeof fields[base] === 'object' && !Array.isArray(fields[base]) ? (fields[base] as Record<string, unknown>) : (fields[base] = {}) as Record<string, unknown>;
+  obj[key] = value;
+}
+
+/**
+ * Reads the body of an upload. Multipart (`multipart/form-data`): the part named `file` is the
+ * file, other parts are fields; anything else: the body is the file, named by
+ * Content-Disposition. The size limit holds while the bytes arrive.
+ */
+export async function receiveUpload(body: Readable, headers: Headers, maxBytes: number): Promise<ReceivedUpload> {
+  const type = headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(type)) {
+    const spooled = await spool(body, maxBytes);
+    const file = spooled.size ? { ...spooled, name: dispositionName(headers.get('content-disposition')), declaredType: type || null } : null;
+    if (!file) await rm(spooled.path, { force: true });
+    return { form: 'raw', file, fields: {}, discard: () => (file ? rm(file.path, { force: true }) : Promise.resolve()) };
+  }
+
+  const fields: Record<string, unknown> = {};
+  let file: ReceivedFile | null = null;
+  const spools: Promise<unknown>[] = [];
+  // A file part that fails (too big) stops the parser with its error, so the form is not read on.
+  let failure: unknown = null;
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { 'content-type': type }, limits: { files: 1, fields: 200, fieldSize: 1024 * 1024 } });
+  } catch {
+    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
+  }
+  parser.on('field', (name, value) => setField(fields, name, value));
+  parser.on('file', (name, stream, info) => {
+    if (name !== 'file') { stream.resume(); return; }
+    spools.push(spool(stream, maxBytes).then(
+      (s) => { file = { ...s, name: info.filename ?? null, declaredType: info.mimeType ?? null }; },
+      (err) => { failure = err; parser.destroy(err instanceof Error ? err : new Error(String(err))); },
+    ));
+  });
+  try {
+    await pipeline(body, parser);
+    await Promise.all(spools);
+    if (failure) throw failure;
+  } catch (err) {
+    await Promise.allSettled(spools);
+    const received = file as ReceivedFile | null;
+    if (received) await rm(received.path, { force: true });
+    if (failure instanceof WpError) throw failure;
+    if (err instanceof WpError) throw err;
+    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
+  }
+  const received = file as ReceivedFile | null;
+  const kept = received && received.size ? received : null;
+  if (received && !kept) await rm(received.path, { force: true });
+  return { form: 'multipart', file: kept, fields, discard: () => (kept ? rm(kept.path, { force: true }) : Promise.resolve()) };
+}
+
+/** The filename of `Content-Disposition: attachment; filename="x.jpg"` (quotes optional; filename* too). */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) { try { return decodeURIComponent(star[1].trim()); } catch { /* fall through */ } }
+  const m = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(header);
+  const name = (m?.[1] ?? m?.[2] ?? '').trim();
+  return name || null;
+}
