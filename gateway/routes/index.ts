@@ -10,6 +10,7 @@ import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
+import { widgetRoutes } from './widgets.js';
 
 export interface TableOptions {
   namespaces: string[];
@@ -25,6 +26,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...oembedEmbedRoutes(),
     ...oembedProxyRoutes({ allowHosts: o.oembedAllowHosts }),
     ...batchRoutes(),
+    ...widgetRoutes(),
     ...postRoutes(),
     ...pageRoutes(),
     ...mediaRoutes(),

@@ -49,6 +49,12 @@ function schemeView(value: string): string {
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
+/** Whether a URL's scheme (as a browser reads it) is one kses allows; a URL without one (relative) is. */
+export function hasAllowedScheme(url: string): boolean {
+  const m = SCHEME.exec(schemeView(url));
+  return !m || SCHEMES.includes(m[1].toLowerCase());
+}
+
 /** kses cuts a disallowed scheme off and keeps what follows: href="javascript:alert(3)" → href="alert(3)". */
 function stripBadSchemes(_tag: string, attribs: sanitizeHtml.Attributes) {
   for (const name of URL_ATTRS) {

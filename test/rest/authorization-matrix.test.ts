@@ -49,6 +49,9 @@ const EXPECTATIONS: Record<string, Cell> = {
   'GET /oembed/1.0/proxy': with_(only('404 oembed_invalid_url', WRITERS, 'rest_forbidden'), { query: () => `url=${encodeURIComponent('https://unknown.example/page')}&discover=false` }),
   'GET /forms/v1': all('200'),
   'GET /widgets/v1': all('200'),
+  // The widget bundle: edit_posts (contributor and up), the plugin's message with the generic code.
+  'POST /widgets/v1/widgets/forms': with_(only('200', WRITERS, 'rest_forbidden'), { body: (n) => ({ widgetClass: 'Heading_Widget', widgetData: { text: `Matrix ${n}` } }) }),
+  'POST /widgets/v1/widgets/previews': with_(only('200', WRITERS, 'rest_forbidden'), { body: (n) => ({ widgetClass: 'Heading_Widget', widgetData: { text: `Matrix ${n}` } }) }),
   'GET /core/v2': all('200'),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
