@@ -62,7 +62,9 @@ interface FieldKind {
   /** The sanitised value, or undefined when the input is unusable (the default is taken). */
   sanitize(value: unknown, field: WidgetFieldDef, o: SanitizeOptions): SettingValue | undefined;
   /** The form control, named `widgetData[<field>]` so that the form posts back as the routes read it. */
-  control(c: { id: string; name: string; value: SettingValue; field: WidgetFieldDef }): string;
+  control(c: { id: string; name: string; value: SettingValue; field: WidgetFieldDef; choices?: SelectOption[] }): string;
+  /** Values to choose from that live in the database (the contact forms), read once per form. */
+  choices?(ctx: Context): Promise<SelectOption[]>;
 }
 
 /** A scalar as PHP's strval() gives it; arrays and objects are unusable. */
@@ -171,8 +173,20 @@ export const KINDS: Record<FieldType, FieldKind> = {
     control: ({ id, name, value, field }) =>
       voidEl('input', { type: 'text', id, name, value: String(value), class: 'widget-color', pattern: '#([0-9a-fA-F]{3}){1,2}', 'data-default-color': field.default === undefined ? undefined : String(field.default) }),
   },
-  // A forms/v1 contact form id.
-  form: idKind('widget-form-id'),
+  // A forms/v1 contact form id, chosen among the site's forms (a form since deleted stays listed by its id).
+  form: {
+    ...idKind('widget-form-id'),
+    choices: async (ctx) => (await ctx.prisma.contactForm.findMany({ select: { id: true, title: true }, orderBy: { id: 'asc' }, take: 500 }))
+      .map((f) => ({ value: String(f.id), label: f.title || `#${f.id}` })),
+    control: (c) => {
+      if (!c.choices) return idKind('widget-form-id').control(c);
+      const { id, name, value, choices } = c;
+      const current = String(value);
+      const list = [{ value: '0', label: '— Select a form —' }, ...choices];
+      if (!list.some((o) => o.value === current)) list.push({ value: current, label: `#${current}` });
+      return el('select', { id, name, class: 'widget-form-id' }, list.map((o) => el('option', { value: o.value, selected: o.value === current }, esc(o.label))).join(''));
+    },
+  },
 };
 
 export function defineWidget<const F extends Record<string, WidgetFieldDef>>(def: WidgetSpec<F>): WidgetDef {
@@ -209,12 +223,22 @@ export function sanitizeSettings(def: WidgetDef, data: Record<string, unknown>, 
 /** `Heading_Widget` → `heading-widget`, for ids and class names. */
 export const widgetSlug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** The settings form: one labelled control per field, filled with the given (sanitised) settings. */
-export function renderForm(def: WidgetDef, settings: Settings): string {
+/**
+ * The settings form: one labelled control per field, filled with the given (sanitised) settings.
+ * Without a context, fields whose choices live in the database get a plain input.
+ */
+export async function renderForm(def: WidgetDef, settings: Settings, ctx?: Context): Promise<string> {
   const slug = widgetSlug(def.name);
+  const choices = new Map<FieldType, SelectOption[]>();
+  if (ctx) {
+    for (const type of new Set(Object.values(def.fields).map((f) => f.type))) {
+      const kind = KINDS[type];
+      if (kind.choices) choices.set(type, await kind.choices(ctx));
+    }
+  }
   const rows = Object.entries(def.fields).map(([name, field]) => {
     const id = `widget-${slug}-${widgetSlug(name)}`;
-    const control = KINDS[field.type].control({ id, name: `widgetData[${name}]`, value: settings[name], field });
+    const control = KINDS[field.type].control({ id, name: `widgetData[${name}]`, value: settings[name], field, choices: choices.get(field.type) });
     const label = el('label', { for: id }, esc(field.label));
     const help = field.description ? el('span', { class: 'description' }, esc(field.description)) : '';
     return el('div', { class: `widget-field widget-field-${field.type.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'data-field': name }, label + control + help);

@@ -199,8 +199,13 @@ describe('forms', () => {
     expect(button).toContain('name="widgetData[new_window]" value="1" checked="checked"');
     expect(button).toContain('<option value="" selected="selected">None</option>');
     const contact = await form('Contact_Form_Widget', { form: fx.form, title: 'Write to us' });
-    expect(contact).toContain(`name="widgetData[form]" value="${fx.form}"`);
     expect(contact).toContain('name="widgetData[title]" value="Write to us"');
+    // The site's forms to choose from, the chosen one selected.
+    expect(contact).toContain('<select id="widget-contact-form-widget-form" name="widgetData[form]" class="widget-form-id"><option value="0">— Select a form —</option>');
+    expect(contact).toContain(`<option value="${fx.form}" selected="selected">Widget form</option>`);
+    const gone = await form('Contact_Form_Widget', { form: 424242 });
+    expect(gone).toContain('<option value="424242" selected="selected">#424242</option>');
+    expect(gone).toContain(`<option value="${fx.form}">Widget form</option>`);
   });
 
   it('take the block editor\'s form data (brackets), the later of a repeated name winning', async () => {

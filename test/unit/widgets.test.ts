@@ -131,8 +131,8 @@ describe('sanitising', () => {
 describe('settings forms', () => {
   const form = (name: string, data: Record<string, unknown> = {}) => renderForm(cls(name), sanitizeSettings(cls(name), data, filtered));
 
-  it('heading: a text input, selects with the chosen option, a colour and a number', () => {
-    const html = form('Heading_Widget', { text: 'Say "hi" & <bye>', level: 'h3', font_size: '18', color: '#333' });
+  it('heading: a text input, selects with the chosen option, a colour and a number', async () => {
+    const html = await form('Heading_Widget', { text: 'Say "hi" & <bye>', level: 'h3', font_size: '18', color: '#333' });
     expect(html.startsWith('<div class="widget-form widget-form-heading-widget" data-widget-class="Heading_Widget">')).toBe(true);
     expect(html).toContain('<label for="widget-heading-widget-text">Text</label><input type="text" id="widget-heading-widget-text" name="widgetData[text]" value="Say &quot;hi&quot; &amp; &lt;bye&gt;" class="widefat" />');
     expect(html).toContain('<option value="h3" selected="selected">H3</option>');
@@ -141,27 +141,27 @@ describe('settings forms', () => {
     expect(html).toContain('name="widgetData[color]" value="#333" class="widget-color"');
   });
 
-  it('editor: the rich text in a textarea, escaped once more (entities too), and a checkbox with its hidden 0', () => {
-    const html = form('Editor_Widget', { title: 'T', text: '<p>a &amp; b</p>', autop: '0' });
+  it('editor: the rich text in a textarea, escaped once more (entities too), and a checkbox with its hidden 0', async () => {
+    const html = await form('Editor_Widget', { title: 'T', text: '<p>a &amp; b</p>', autop: '0' });
     expect(html).toContain('<textarea id="widget-editor-widget-text" name="widgetData[text]" rows="8" class="widefat widget-rich-text">&lt;p&gt;a &amp;amp; b&lt;/p&gt;</textarea>');
     expect(html).toContain('<input type="hidden" name="widgetData[autop]" value="0" /><input type="checkbox" id="widget-editor-widget-autop" name="widgetData[autop]" value="1" />');
-    expect(form('Editor_Widget')).toContain('value="1" checked="checked" />'); // default on
+    expect(await form('Editor_Widget')).toContain('value="1" checked="checked" />'); // default on
   });
 
-  it('image: a media id, URLs, size select and texts', () => {
-    const html = form('Image_Widget', { image: '5', link: 'https://example.com/', caption: 'A <caption>' });
+  it('image: a media id, URLs, size select and texts', async () => {
+    const html = await form('Image_Widget', { image: '5', link: 'https://example.com/', caption: 'A <caption>' });
     expect(html).toContain('<input type="number" id="widget-image-widget-image" name="widgetData[image]" value="5" min="0" step="1" class="widget-media-id" />');
     expect(html).toContain('<input type="url" id="widget-image-widget-link" name="widgetData[link]" value="https://example.com/" class="widefat" />');
     expect(html).toContain('<option value="full" selected="selected">Full size</option>');
     expect(html).toContain('value="A &lt;caption&gt;"');
   });
 
-  it('button and contact form: every field has its labelled control', () => {
-    const button = form('Button_Widget', { url: 'javascript:alert(1)', style: 'outline' });
+  it('button and contact form (without a database: a plain id input): every field has its labelled control', async () => {
+    const button = await form('Button_Widget', { url: 'javascript:alert(1)', style: 'outline' });
     expect(button).toContain('name="widgetData[url]" value=""');
     expect(button).toContain('<option value="outline" selected="selected">Outline</option>');
     for (const f of Object.keys(cls('Button_Widget').fields)) expect(button).toContain(`name="widgetData[${f}]"`);
-    const contact = form('Contact_Form_Widget', { form: 9 });
+    const contact = await form('Contact_Form_Widget', { form: 9 });
     expect(contact).toContain('<input type="number" id="widget-contact-form-widget-form" name="widgetData[form]" value="9" min="0" step="1" class="widget-form-id" />');
     expect(contact).toContain('<span class="description">Id of the contact form.</span>');
   });

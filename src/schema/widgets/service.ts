@@ -40,9 +40,9 @@ const settingsOf = (ctx: Context, def: WidgetDef, data: Record<string, unknown> 
   sanitizeSettings(def, data ?? {}, { unfiltered: ctx.can('unfiltered_html') });
 
 /** The settings form of a class, filled with the sanitised data (missing data: the defaults). */
-export function widgetForm(ctx: Context, a: WidgetRequest): string {
+export function widgetForm(ctx: Context, a: WidgetRequest): Promise<string> {
   const { def, data } = resolveClass(ctx, a);
-  return renderForm(def, settingsOf(ctx, def, data));
+  return renderForm(def, settingsOf(ctx, def, data), ctx);
 }
 
 export interface WidgetPreview { html: string; widgetIcons: string[] }
