@@ -20,6 +20,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createStorage } from '../src/media/storage.js';
 import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
+import { registerFormServices } from '../src/forms/services.js';
 
 /** Where the files of local storage are served (the storage's public URLs point here). */
 export const UPLOADS_PATH = '/wp-content/uploads/';
@@ -39,6 +40,9 @@ export function createApp(config: Config, db: Db) {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,
   };
+  registerFormServices(db, {
+    restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
+  });
   const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache, media });
 
   const yoga = createYoga({
@@ -77,7 +81,7 @@ export function createApp(config: Config, db: Db) {
       const out = await site(request);
       return new Response(out.body === '' ? null : out.body, { status: out.status, headers: out.headers });
     }
-    const streamed = request.body && dispatcher.wantsStream(request.method, url.pathname + url.search);
+    const streamed = request.body && dispatcher.wantsStream(request.method, url.pathname + url.search, request.headers.get('content-type'));
     const stream = streamed ? Readable.fromWeb(request.body as unknown as WebReadableStream) : undefined;
     const body = streamed || request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
     const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, stream, ip });

@@ -325,11 +325,15 @@ export function createDispatcher(o: DispatcherOptions) {
 
       const produce = async (): Promise<CoreResponse> => {
         if (endpoint.upload) return finish(request, ctx, query, await uploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url), null);
+        if (endpoint.formUpload && /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
+          const result = await formUploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url);
+          return finish(request, ctx, query, result, result.allow ?? allowedMethods(matched.route, ctx));
+        }
         const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
         const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
           ? parseQueryString(request.body.toString('utf8')) : {};
         const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
-        const result = await executeEndpoint(endpoint, params, { method: method as Method, path, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams });
+        const result = await executeEndpoint(endpoint, params, { method: method as Method, path, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams, ip: request.ip });
         const fields = parseFieldsParam(query._fields);
         const embed = parseEmbedParam(query._embed);
         if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
@@ -379,13 +383,29 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  /** Whether a request's body should reach the dispatcher as a stream (an upload endpoint's). */
-  function wantsStream(method: string, url: string): boolean {
+  /**
+   * A multipart form post (`formUpload`): fields join the params, file parts of any name are
+   * streamed to temporary files (removed when the request ends). The handler checks rights.
+   */
+  async function formUploadRequest(endpoint: Endpoint, request: CoreRequest, ctx: Context, query: Params, pathParams: Record<string, string>, method: Method, path: string, url: URL): Promise<RouteResult> {
+    const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
+    const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024, { anyFiles: true });
+    try {
+      const params: Params = { ...pathParams, ...query, ...upload.fields };
+      return await executeEndpoint(endpoint, params, { method, path, pathParams, headers: request.headers, ctx, root, query: url.searchParams, upload, ip: request.ip });
+    } finally {
+      await upload.discard();
+    }
+  }
+
+  /** Whether a request's body should reach the dispatcher as a stream (an upload endpoint's, or a multipart form post's). */
+  function wantsStream(method: string, url: string, contentType?: string | null): boolean {
     if (method.toUpperCase() !== 'POST') return false;
     const u = new URL(url, 'http://localhost');
     const path = routePath(u);
     const matched = path === null ? null : match(path);
-    return !!matched?.route.endpoints.find((e) => e.methods.includes('POST'))?.upload;
+    const endpoint = matched?.route.endpoints.find((e) => e.methods.includes('POST'));
+    return !!endpoint?.upload || (!!endpoint?.formUpload && /^multipart\/form-data/i.test(contentType ?? ''));
   }
 
   /** A GET inside this request (for _embed): same caller, context=embed, no totals. */

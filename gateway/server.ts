@@ -92,7 +92,7 @@ export function createHttpServer(app: App): Server {
     inFlight++;
     try {
       // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
-      const streamed = app.wantsStream(req.method ?? 'GET', req.url ?? '/');
+      const streamed = app.wantsStream(req.method ?? 'GET', req.url ?? '/', req.headers['content-type']);
       const body = streamed || req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
       const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body, stream: streamed ? req : undefined, ip: req.socket.remoteAddress });
       // A refused upload leaves its body unread: close the connection rather than read the rest.

@@ -31,6 +31,8 @@ export interface GatewayRequest {
   embedded?: boolean;
   /** The received file and form fields of an `upload` endpoint. */
   upload?: ReceivedUpload;
+  /** Client address, when known (`upload: 'form'` endpoints). */
+  ip?: string;
   /**
    * Runs the endpoint's operation (or another it declares in `alsoRuns`) with the request's
    * caller; `context` picks the View/Edit/Embed fragment.
@@ -75,6 +77,12 @@ export interface Endpoint {
    * `permission` are refused before any of it is read. Multipart fields join the params.
    */
   upload?: true;
+  /**
+   * `form`: a public form post. A multipart body is streamed with every file part (any field name)
+   * and its fields join the params; any other body is read as usual (JSON, urlencoded). The handler
+   * checks rights itself.
+   */
+  formUpload?: true;
   /** Runs the endpoint once its params are merged, validated and sanitised. */
   handler: (req: GatewayRequest) => Promise<RouteResult>;
 }

@@ -33,6 +33,8 @@ export interface ReceivedFile {
 export interface ReceivedUpload {
   form: 'raw' | 'multipart';
   file: ReceivedFile | null;
+  /** With `anyFiles`: every non-empty file part, with the field it was posted under. */
+  files?: (ReceivedFile & { field: string })[];
   /** Multipart fields (`name[key]` becomes a nested object). */
   fields: Record<string, unknown>;
   /** Removes the temporary file. */
@@ -107,8 +109,9 @@ function setField(fields: Record<string, unknown>, name: string, value: string):
  * file, other parts are fields; anything else: the body is the file, named by
  * Content-Disposition. The size limit holds while the bytes arrive.
  */
-export async function receiveUpload(body: Readable, headers: Headers, maxBytes: number): Promise<ReceivedUpload> {
+export async function receiveUpload(body: Readable, headers: Headers, maxBytes: number, o: { anyFiles?: boolean } = {}): Promise<ReceivedUpload> {
   const type = headers.get('content-type') ?? '';
+  if (o.anyFiles && /^multipart\/form-data/i.test(type)) return receiveForm(body, type, maxBytes);
   if (!/^multipart\/form-data/i.test(type)) {
     const spooled = await spool(body, maxBytes);
     const file = spooled.size ? { ...spooled, name: dispositionName(headers.get('content-disposition')), declaredType: type || null } : null;
@@ -161,4 +164,44 @@ export function dispositionName(header: string | null): string | null {
   const m = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(header);
   const name = (m?.[1] ?? m?.[2] ?? '').trim();
   return name || null;
+}
+
+/**
+ * A multipart form whose file parts may have any name (a contact form's file fields): each file
+ * is spooled to a temporary file within `maxBytes`; fields with `name[]`/`name[key]` nest.
+ */
+async function receiveForm(body: Readable, type: string, maxBytes: number): Promise<ReceivedUpload> {
+  const fields: Record<string, unknown> = {};
+  const files: (ReceivedFile & { field: string })[] = [];
+  const spools: Promise<unknown>[] = [];
+  let failure: unknown = null;
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { 'content-type': type }, limits: { files: 20, fields: 500, fieldSize: 1024 * 1024 } });
+  } catch {
+    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
+  }
+  parser.on('field', (name, value) => setField(fields, name, value));
+  parser.on('file', (name, stream, info) => {
+    spools.push(spool(stream, maxBytes).then(
+      (s) => { files.push({ ...s, field: name.replace(/\[\]$/, ''), name: info.filename ?? null, declaredType: info.mimeType ?? null }); },
+      (err) => { failure = err; parser.destroy(err instanceof Error ? err : new Error(String(err))); },
+    ));
+  });
+  const discard = () => Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => undefined);
+  try {
+    await pipeline(body, parser);
+    await Promise.all(spools);
+    if (failure) throw failure;
+  } catch (err) {
+    await Promise.allSettled(spools);
+    await discard();
+    if (failure instanceof WpError) throw failure;
+    if (err instanceof WpError) throw err;
+    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
+  }
+  const empty = files.filter((f) => !f.size);
+  await Promise.all(empty.map((f) => rm(f.path, { force: true })));
+  const kept = files.filter((f) => f.size);
+  return { form: 'multipart', file: null, files: kept, fields, discard: () => Promise.all(kept.map((f) => rm(f.path, { force: true }))).then(() => undefined) };
 }

@@ -10,6 +10,7 @@ import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
+import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
 
 export interface TableOptions {
@@ -33,6 +34,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...termRoutes(),
     ...userRoutes(),
     ...applicationPasswordRoutes(),
+    ...formRoutes(),
   );
   return table;
 }

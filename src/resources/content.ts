@@ -9,6 +9,7 @@ import { canDeleteContent, canEditContent } from '../auth/content-permissions.js
 import { formatWpDate } from '../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
+import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
 import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
 import { permalink, permalinkTemplate } from './content-types.js';
@@ -86,9 +87,12 @@ const postFields: Record<string, FieldDef> = {
   content: {
     description: 'The content for the post.',
     ...text('content', { contexts: VIEW_EDIT, rendered: VIEW_EDIT, protected: true, blockVersion: true }),
-    resolve: (p: Row, _a: unknown, ctx: Context) => {
+    resolve: async (p: Row, _a: unknown, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
-      return { ...textValue(p.content, locked ? '' : cachedRender('content', p.content, () => renderContent(p.content)), ctx, p, locked), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
+      const cached = locked ? '' : cachedRender('content', p.content, () => renderContent(p.content));
+      // Contact-form shortcodes are replaced after the cached render, per request (forms load once for all items).
+      const rendered = hasFormShortcode(cached) ? await embedContactForms(ctx, cached, p.id) : cached;
+      return { ...textValue(p.content, rendered, ctx, p, locked), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
     },
   },
   excerpt: {
