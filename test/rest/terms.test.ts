@@ -349,6 +349,14 @@ describe('terms on posts', () => {
     expect(await count()).toEqual([1, 1]);
     const second = await site.createPost({ title: 'Second counted', status: 'publish', categories: [c.id], tags: [t.id] });
     expect(await count()).toEqual([2, 2]);
+    // Published with a date ahead: scheduled, so not counted; the same term twice counts once.
+    await site.createPost({ title: 'Scheduled counted?', status: 'publish', date: '2099-01-01T00:00:00', categories: [c.id, c.id], tags: [t.id] });
+    expect(await count()).toEqual([2, 2]);
+    const batch = await site.req('POST', '/batch/v1', { as: 'administrator', json: { requests: [1, 2].map((n) => ({ path: '/core/v2/posts', body: { title: `Batch counted ${n}`, status: 'publish', categories: [c.id, c.id] } })) } });
+    expect(batch.body.responses.map((r: { status: number }) => r.status)).toEqual([201, 201]);
+    expect(await count()).toEqual([4, 2]);
+    for (const r of batch.body.responses) await site.req('DELETE', `/core/v2/posts/${r.body.id}?force=true`, { as: 'administrator' });
+    expect(await count()).toEqual([2, 2]);
     expect((await get(`categories?include=${c.id}`)).body[0].count).toBe(2);
     await site.req('DELETE', `/core/v2/posts/${second.id}`, { as: 'administrator' });
     expect(await count()).toEqual([1, 1]);

@@ -391,10 +391,12 @@ async function checkTerms(tx: Tx, taxonomy: string, ids: number[], param: string
   if (unknown.length) invalidParam(param, 'rest_term_invalid', `Invalid term ID ${unknown[0]} for ${param}.`);
 }
 
-async function setTerms(tx: Tx, contentId: number, taxonomy: string, ids: number[]): Promise<void> {
-  await tx.termRelationship.deleteMany({ where: { contentId, taxonomy } });
+/** Replaces an item's terms of one taxonomy (`fresh`: a new item, which has none yet); returns the ids set. */
+async function setTerms(tx: Tx, contentId: number, taxonomy: string, ids: number[], fresh = false): Promise<number[]> {
+  if (!fresh) await tx.termRelationship.deleteMany({ where: { contentId, taxonomy } });
   const unique = [...new Set(ids)];
   if (unique.length) await tx.termRelationship.createMany({ data: unique.map((termId, i) => ({ contentId, termId, taxonomy, termOrder: i })) });
+  return unique;
 }
 
 async function refreshTermCounts(tx: Tx, termIds: number[]): Promise<void> {
@@ -560,14 +562,16 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       await tx.content.update({ where: { id: savedId }, data: { guid: `${site.home}/?${kind.plainLinkArg}=${savedId}` } });
     }
 
-    const touchedTerms: number[] = [];
     if (supports.taxonomies.length) {
       const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
       const categories = input.categories ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []);
-      if (categories) await setTerms(tx, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : []);
-      if (input.tags) await setTerms(tx, savedId, 'post_tag', input.tags);
-      touchedTerms.push(...before, ...(categories ?? []), ...(input.tags ?? []));
-      await refreshTermCounts(tx, touchedTerms);
+      const assigned: number[] = [];
+      if (categories) assigned.push(...(await setTerms(tx, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : [], !existing)));
+      if (input.tags) assigned.push(...(await setTerms(tx, savedId, 'post_tag', input.tags, !existing)));
+      if (existing) await refreshTermCounts(tx, [...before, ...assigned]);
+      // A new item had no terms, so each term it joins counts one more if it is published. This
+      // keeps a create from recounting a category of a million posts.
+      else if (status === 'publish' && assigned.length) await tx.term.updateMany({ where: { id: { in: assigned } }, data: { count: { increment: 1 } } });
     }
 
     if (input.meta?.footnotes != null) {
