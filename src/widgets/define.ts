@@ -85,14 +85,16 @@ function idOf(value: unknown): number | undefined {
 
 const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g; // eslint-disable-line no-control-regex
 
-const input = (type: string, extra: Record<string, string | number | undefined> = {}): FieldKind['control'] =>
-  ({ id, name, value }) => voidEl('input', { type, id, name, value: String(value), class: 'widefat', ...extra });
+const input = (type: string): FieldKind['control'] =>
+  ({ id, name, value }) => voidEl('input', { type, id, name, value: String(value), class: 'widefat' });
 
 const idKind = (cls: string): FieldKind => ({
   empty: 0,
   sanitize: (v) => idOf(v),
   control: ({ id, name, value }) => voidEl('input', { type: 'number', id, name, value: String(value), min: 0, step: 1, class: cls }),
 });
+
+const formIdInput = idKind('widget-form-id');
 
 export const KINDS: Record<FieldType, FieldKind> = {
   // Plain text on one line: stored as written (tags and all), escaped wherever it is shown.
@@ -175,11 +177,11 @@ export const KINDS: Record<FieldType, FieldKind> = {
   },
   // A forms/v1 contact form id, chosen among the site's forms (a form since deleted stays listed by its id).
   form: {
-    ...idKind('widget-form-id'),
+    ...formIdInput,
     choices: async (ctx) => (await ctx.prisma.contactForm.findMany({ select: { id: true, title: true }, orderBy: { id: 'asc' }, take: 500 }))
       .map((f) => ({ value: String(f.id), label: f.title || `#${f.id}` })),
     control: (c) => {
-      if (!c.choices) return idKind('widget-form-id').control(c);
+      if (!c.choices) return formIdInput.control(c);
       const { id, name, value, choices } = c;
       const current = String(value);
       const list = [{ value: '0', label: '— Select a form —' }, ...choices];
