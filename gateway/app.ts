@@ -34,6 +34,7 @@ export function createApp(config: Config, db: Db) {
     namespaces: namespacesFor(config.deployment),
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
+    seo: { restRoot: `${config.siteUrl}${config.restPrefix}/` },
   });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
   const media: MediaServices = {

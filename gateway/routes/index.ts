@@ -12,12 +12,15 @@ import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
 import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
+import { seoRoutes, type SeoRouteOptions } from './seo/index.js';
 
 export interface TableOptions {
   namespaces: string[];
   authorizationUrl: string;
   /** Hosts the oEmbed proxy may fetch even on private addresses (OEMBED_ALLOW_HOSTS). */
   oembedAllowHosts?: string[];
+  /** Settings of the seo/v1 routes (deployment B). */
+  seo?: SeoRouteOptions;
 }
 
 export function buildRouteTable(o: TableOptions): RouteEntry[] {
@@ -35,6 +38,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...userRoutes(),
     ...applicationPasswordRoutes(),
     ...formRoutes(),
+    ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );
   return table;
 }
