@@ -38,6 +38,11 @@ const ID = '(?P<id>[\\d]+)';
 const USER_ID = '(?P<user_id>(?:[\\d]+|me))';
 const UUID = '(?P<uuid>[\\w\\-]+)';
 const write = (n: number) => ({ title: `Matrix ${n}` });
+const FORM = '/forms/v1/contact-forms/(?P<id>\\d+)';
+/** Contact forms: `roles` get `ok`; everyone else, anonymous included, 403 wpcf7_forbidden. */
+const forms = (ok: Answer, roles: readonly Role[]): Cell => ({
+  expect: Object.fromEntries(WHO.map((w) => [w, w !== 'anonymous' && roles.includes(w) ? ok : '403 wpcf7_forbidden'])) as Record<Who, Answer>,
+});
 
 // Keys: "METHOD[|METHOD…] pattern". Placeholders are filled from FIXTURES.
 const EXPECTATIONS: Record<string, Cell> = {
@@ -48,6 +53,17 @@ const EXPECTATIONS: Record<string, Cell> = {
   // The proxy needs edit_posts; a URL of no known provider, without discovery, finds nothing (and fetches nothing).
   'GET /oembed/1.0/proxy': with_(only('404 oembed_invalid_url', WRITERS, 'rest_forbidden'), { query: () => `url=${encodeURIComponent('https://unknown.example/page')}&discover=false` }),
   'GET /forms/v1': all('200'),
+  // Contact forms: the plugin answers 403 wpcf7_forbidden even to anonymous callers, before any lookup.
+  'GET /forms/v1/contact-forms': forms('200', WRITERS),
+  'POST /forms/v1/contact-forms': with_(forms('200', EDITORS), { body: (n) => ({ title: `Matrix form ${n}` }) }),
+  [`GET ${FORM}`]: forms('200', EDITORS),
+  [`POST|PUT|PATCH ${FORM}`]: with_(forms('200', EDITORS), { body: (n) => ({ title: `Matrix form ${n}` }) }),
+  [`DELETE ${FORM}`]: forms('200', EDITORS),
+  // Public; a JSON body is refused for everyone (the form posts multipart).
+  [`POST ${FORM}/feedback`]: with_(all('415 wpcf7_unsupported_media_type'), { body: (n) => ({ n }) }),
+  [`GET ${FORM}/feedback/schema`]: all('200'),
+  [`GET ${FORM}/refill`]: all('200'),
+  [`GET ${FORM}/submissions`]: forms('200', EDITORS),
   'GET /widgets/v1': all('200'),
   // The widget bundle: edit_posts (contributor and up), the plugin's message with the generic code.
   'POST /widgets/v1/widgets/forms': with_(only('200', WRITERS, 'rest_forbidden'), { body: (n) => ({ widgetClass: 'Heading_Widget', widgetData: { text: `Matrix ${n}` } }) }),
@@ -164,6 +180,7 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
     return String(res.body.id);
   },
   'users:id': async () => String((await newUser('subscriber')).id),
+  'contact-forms:id': async () => String((await site.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: `Fixture form ${++serial}` } })).body.id),
   'users:user_id': async () => String(fx.other),
   'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,
   // A published item of the administrator with one revision (created, then retitled).

@@ -45,11 +45,11 @@ const ContactFormRef = builder.objectRef<ContactFormRecord>('ContactForm').imple
 const ContactFormSummaryRef = builder.objectRef<FormSummary>('ContactFormSummary').implement({
   description: 'A contact form in a list: id, short hash, slug, title, locale.',
   fields: (t) => ({
-    id: t.int({ resolve: (f) => f.id }),
+    id: t.int({ description: 'Unique identifier for the contact form.', resolve: (f) => f.id }),
     hash: t.string({ description: 'First 7 hex digits of the form\'s hash.', resolve: (f) => f.hash }),
-    slug: t.string({ resolve: (f) => f.slug }),
-    title: t.string({ resolve: (f) => f.title }),
-    locale: t.string({ resolve: (f) => f.locale }),
+    slug: t.string({ description: 'The form\'s slug, made from its title.', resolve: (f) => f.slug }),
+    title: t.string({ description: 'The title of the form.', resolve: (f) => f.title }),
+    locale: t.string({ description: 'The locale of the form.', resolve: (f) => f.locale }),
   }),
 });
 
@@ -57,10 +57,10 @@ const WriteResultRef = builder.objectRef<WriteResult>('ContactFormWriteResult').
   description: 'A form as written (or, in a dry run, as it would be), with its configuration errors.',
   fields: (t) => ({
     id: t.int({ nullable: true, description: 'Null for a dry-run create.', resolve: (r) => r.id }),
-    slug: t.string({ nullable: true, resolve: (r) => r.slug }),
-    title: t.string({ resolve: (r) => r.title }),
-    locale: t.string({ resolve: (r) => r.locale }),
-    properties: t.field({ type: 'JSON', resolve: (r) => ({ ...r.properties, form: { content: r.properties.form, fields: parseTemplate(r.properties.form) } }) }),
+    slug: t.string({ nullable: true, description: 'The stored slug; null for a dry-run create.', resolve: (r) => r.slug }),
+    title: t.string({ description: 'The title as written.', resolve: (r) => r.title }),
+    locale: t.string({ description: 'The locale as written.', resolve: (r) => r.locale }),
+    properties: t.field({ type: 'JSON', description: 'The properties as written (form with its parsed fields, mail, mail_2, messages as sent, additional_settings).', resolve: (r) => ({ ...r.properties, form: { content: r.properties.form, fields: parseTemplate(r.properties.form) } }) }),
     configErrors: t.field({ type: 'JSON', description: 'Property path → [{message, link}]; [] when none.', resolve: (r) => r.configErrors }),
     saved: t.boolean({ description: 'Whether it was stored (save: true).', resolve: (r) => r.saved }),
   }),
@@ -124,7 +124,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => writeForm(ctx, a.id, restInput(a.input as Input), a.save ?? true),
   }),
   deleteContactForm: t.field({
-    type: builder.objectRef<{ deleted: true }>('ContactFormDeleteResult').implement({ fields: (u) => ({ deleted: u.boolean({ resolve: (r) => r.deleted }) }) }),
+    type: builder.objectRef<{ deleted: true }>('ContactFormDeleteResult').implement({ description: 'A contact form deleted for good.', fields: (u) => ({ deleted: u.boolean({ description: 'Always true.', resolve: (r) => r.deleted }) }) }),
     description: 'Deletes a form for good, with its submissions.',
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => deleteForm(ctx, a.id),
