@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 describe('contact forms: records and permissions', () => {
-  it('lists for contributors and up; 403 wpcf7_forbidden for authors? no: for subscribers and anonymous callers', async () => {
+  it('lists for contributors and up; 403 wpcf7_forbidden for subscribers and anonymous callers', async () => {
     await createForm({ title: 'Listed form' });
     for (const who of ['administrator', 'editor', 'author', 'contributor'] as const) {
       const res = await site.req('GET', '/forms/v1/contact-forms', { as: who });
