@@ -119,40 +119,9 @@ export async function receiveUpload(body: Readable, headers: Headers, maxBytes: 
     return { form: 'raw', file, fields: {}, discard: () => (file ? rm(file.path, { force: true }) : Promise.resolve()) };
   }
 
-  const fields: Record<string, unknown> = {};
-  let file: ReceivedFile | null = null;
-  const spools: Promise<unknown>[] = [];
-  // A file part that fails (too big) stops the parser with its error, so the form is not read on.
-  let failure: unknown = null;
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({ headers: { 'content-type': type }, limits: { files: 1, fields: 200, fieldSize: 1024 * 1024 } });
-  } catch {
-    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
-  }
-  parser.on('field', (name, value) => setField(fields, name, value));
-  parser.on('file', (name, stream, info) => {
-    if (name !== 'file') { stream.resume(); return; }
-    spools.push(spool(stream, maxBytes).then(
-      (s) => { file = { ...s, name: info.filename ?? null, declaredType: info.mimeType ?? null }; },
-      (err) => { failure = err; parser.destroy(err instanceof Error ? err : new Error(String(err))); },
-    ));
-  });
-  try {
-    await pipeline(body, parser);
-    await Promise.all(spools);
-    if (failure) throw failure;
-  } catch (err) {
-    await Promise.allSettled(spools);
-    const received = file as ReceivedFile | null;
-    if (received) await rm(received.path, { force: true });
-    if (failure instanceof WpError) throw failure;
-    if (err instanceof WpError) throw err;
-    throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
-  }
-  const received = file as ReceivedFile | null;
-  const kept = received && received.size ? received : null;
-  if (received && !kept) await rm(received.path, { force: true });
+  // Media: the part named `file` is the file; other file parts are skipped.
+  const { fields, files } = await readMultipart(body, type, maxBytes, { maxFiles: 1, accept: (name) => name === 'file' });
+  const kept = files[0] ?? null;
   return { form: 'multipart', file: kept, fields, discard: () => (kept ? rm(kept.path, { force: true }) : Promise.resolve()) };
 }
 
@@ -171,37 +140,48 @@ export function dispositionName(header: string | null): string | null {
  * is spooled to a temporary file within `maxBytes`; fields with `name[]`/`name[key]` nest.
  */
 async function receiveForm(body: Readable, type: string, maxBytes: number): Promise<ReceivedUpload> {
+  const { fields, files } = await readMultipart(body, type, maxBytes, { maxFiles: 20, accept: () => true });
+  return { form: 'multipart', file: null, files, fields, discard: () => Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => undefined) };
+}
+
+/**
+ * Reads a multipart body: fields nest by their bracketed names; each accepted file part is
+ * spooled to a temporary file, counted against `maxBytes` as it arrives. A part over the limit
+ * stops the parser with its error. Empty files are dropped; on failure nothing is left on disk.
+ */
+async function readMultipart(
+  body: Readable, type: string, maxBytes: number, o: { maxFiles: number; accept: (field: string) => boolean },
+): Promise<{ fields: Record<string, unknown>; files: (ReceivedFile & { field: string })[] }> {
   const fields: Record<string, unknown> = {};
   const files: (ReceivedFile & { field: string })[] = [];
   const spools: Promise<unknown>[] = [];
   let failure: unknown = null;
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': type }, limits: { files: 20, fields: 500, fieldSize: 1024 * 1024 } });
+    parser = busboy({ headers: { 'content-type': type }, limits: { files: o.maxFiles, fields: 500, fieldSize: 1024 * 1024 } });
   } catch {
     throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
   }
   parser.on('field', (name, value) => setField(fields, name, value));
   parser.on('file', (name, stream, info) => {
+    if (!o.accept(name)) { stream.resume(); return; }
     spools.push(spool(stream, maxBytes).then(
       (s) => { files.push({ ...s, field: name.replace(/\[\]$/, ''), name: info.filename ?? null, declaredType: info.mimeType ?? null }); },
       (err) => { failure = err; parser.destroy(err instanceof Error ? err : new Error(String(err))); },
     ));
   });
-  const discard = () => Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => undefined);
+  const removeAll = (list: ReceivedFile[]) => Promise.all(list.map((f) => rm(f.path, { force: true })));
   try {
     await pipeline(body, parser);
     await Promise.all(spools);
     if (failure) throw failure;
   } catch (err) {
     await Promise.allSettled(spools);
-    await discard();
+    await removeAll(files);
     if (failure instanceof WpError) throw failure;
     if (err instanceof WpError) throw err;
     throw new WpError('rest_upload_unknown_error', 'The multipart body could not be read.', 400);
   }
-  const empty = files.filter((f) => !f.size);
-  await Promise.all(empty.map((f) => rm(f.path, { force: true })));
-  const kept = files.filter((f) => f.size);
-  return { form: 'multipart', file: null, files: kept, fields, discard: () => Promise.all(kept.map((f) => rm(f.path, { force: true }))).then(() => undefined) };
+  await removeAll(files.filter((f) => !f.size));
+  return { fields, files: files.filter((f) => f.size) };
 }
