@@ -1,6 +1,10 @@
 // English content analysis for seo/v1: readability and keyphrase (SEO) assessments over a post's
 // HTML. Pure functions, no database; the indexables builder and the score routes call them.
-// Internals are being filled in; the signatures below are the contract.
+// Scale and rules: README, "seo/v1: content analysis".
+import { analyzeReadabilityText } from './readability.js';
+import { analyzeSeoText } from './seo.js';
+
+export { bucketOf } from './score.js';
 
 export interface AssessmentResult {
   id: string;
@@ -15,11 +19,13 @@ export interface Analysis {
   results: AssessmentResult[];
 }
 
-export function analyzeReadability(_input: { html: string; locale: string }): Analysis {
-  return { score: 0, rating: 'na', results: [] };
+/** Readability of the HTML; `na` with no results when there is no text. */
+export function analyzeReadability(input: { html: string; locale: string }): Analysis {
+  return analyzeReadabilityText(input);
 }
 
-export function analyzeSeo(_input: {
+/** Keyphrase analysis; `na` with no results when there is no keyphrase or no text. */
+export function analyzeSeo(input: {
   keyphrase: string;
   title: string;
   metaDescription: string;
@@ -27,5 +33,5 @@ export function analyzeSeo(_input: {
   html: string;
   siteUrl: string;
 }): Analysis {
-  return { score: 0, rating: 'na', results: [] };
+  return analyzeSeoText(input);
 }
