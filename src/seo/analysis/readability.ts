@@ -69,6 +69,15 @@ function sectionWordCounts(blocks: Block[]): { counts: number[]; headings: numbe
   return { counts: counts.filter((c, i) => c > 0 || i === 0), headings };
 }
 
+/** Counts of the body text (headings excluded) behind the Flesch score. */
+export function textStatistics(html: string) {
+  const paragraphs = parseHtml(html ?? '').blocks.filter((b) => b.kind === 'text');
+  const sents = paragraphs.flatMap((p) => sentences(p.text));
+  const allWords = paragraphs.flatMap((p) => words(p.text));
+  const syl = allWords.reduce((s, w) => s + syllables(w), 0);
+  return { words: allWords.length, sentences: sents.length, syllables: syl };
+}
+
 export function analyzeReadabilityText(input: { html: string; locale: string }): Analysis {
   const { blocks } = parseHtml(input.html ?? '');
   const paragraphs = blocks.filter((b) => b.kind === 'text');
