@@ -21,6 +21,7 @@ import { createStorage } from '../src/media/storage.js';
 import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
+import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
 
 /** Where the files of local storage are served (the storage's public URLs point here). */
 export const UPLOADS_PATH = '/wp-content/uploads/';
@@ -41,6 +42,8 @@ export function createApp(config: Config, db: Db) {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,
   };
+  // seo/v1 (deployment B): content, term and user writes keep the SEO index current.
+  if (config.deployment === 'B') registerSeoIndexing(db);
   registerFormServices(db, {
     restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
   });

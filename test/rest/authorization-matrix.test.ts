@@ -69,6 +69,13 @@ const EXPECTATIONS: Record<string, Cell> = {
   'POST /widgets/v1/widgets/forms': with_(only('200', WRITERS, 'rest_forbidden'), { body: (n) => ({ widgetClass: 'Heading_Widget', widgetData: { text: `Matrix ${n}` } }) }),
   'POST /widgets/v1/widgets/previews': with_(only('200', WRITERS, 'rest_forbidden'), { body: (n) => ({ widgetClass: 'Heading_Widget', widgetData: { text: `Matrix ${n}` } }) }),
   'GET /core/v2': all('200'),
+  // seo/v1 head and indexing (deployment B): the head is public; indexing needs edit_posts; item
+  // settings need the edit right on the item (an administrator's published post).
+  'GET /seo/v1/get_head': with_(all('200'), { query: () => `url=${encodeURIComponent(fx.embed)}` }),
+  ...Object.fromEntries(['indexing/prepare', 'indexing/posts', 'indexing/terms', 'indexing/post-type-archives', 'indexing/general', 'indexing/indexables-complete', 'indexing/complete', 'link-indexing/posts', 'link-indexing/terms']
+    .map((path) => [`POST /seo/v1/${path}`, only('200', WRITERS, 'rest_forbidden')])),
+  'GET /seo/v1/item_settings/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_edit'),
+  'POST|PUT|PATCH /seo/v1/item_settings/(?P<id>[\\d]+)': with_(only('200', EDITORS, 'rest_cannot_edit'), { body: (n) => ({ focus_keyphrase: `matrix ${n}` }) }),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
   'GET /abilities/v1': all('200'),
@@ -180,6 +187,7 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
     return String(res.body.id);
   },
   'users:id': async () => String((await newUser('subscriber')).id),
+  'item_settings:id': async () => String((await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'contact-forms:id': async () => String((await site.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: `Fixture form ${++serial}` } })).body.id),
   'users:user_id': async () => String(fx.other),
   'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,

@@ -1,6 +1,119 @@
-import type { RouteEntry } from '../../types.js';
+// seo/v1 head and indexing routes: get_head (the head of any URL of the site, public), the
+// indexing loop that fills the Indexable table a batch per call (edit_posts), link indexing, and
+// per-item SEO settings for editors. None is a GraphQL operation: they read and write the SEO
+// index through src/seo, as the plugin's routes call its actions.
+import type { ArgDef, Endpoint, GatewayRequest, RouteEntry } from '../../types.js';
 import type { SeoRouteOptions } from './index.js';
+import { WpError } from '../../errors.js';
+import { createContext } from '../../../src/context.js';
+import { buildHead } from '../../../src/seo/head/head.js';
+import { targetOfUrl } from '../../../src/seo/head/resolve.js';
+import { RestError } from '../../../src/errors.js';
+import {
+  INDEXING_LIMIT, IndexingError, indexGeneral, indexPostTypeArchives, indexPosts, indexTerms, linkPosts, linkTerms,
+  setIndexingState, type IndexedObject,
+} from '../../../src/seo/indexables/indexing.js';
+import { itemSettings, updateItemSettings, type ItemSettingsInput } from '../../../src/seo/indexables/settings.js';
+import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
 
-export function seoHeadRoutes(_o: SeoRouteOptions): RouteEntry[] {
-  return [];
+const NS = 'seo/v1';
+
+function requireEditPosts(req: GatewayRequest): void {
+  if (!req.ctx.can('edit_posts')) throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.ctx.viewer ? 403 : 401);
+}
+
+/** A batch step: `{objects, next_url}`, the same route again while a full batch was done. */
+function indexingRoute(o: SeoRouteOptions, path: string, step: (req: GatewayRequest) => Promise<IndexedObject[] | null>): RouteEntry {
+  const full = `${(o.restRoot ?? '/').replace(/\/$/, '')}/${NS}/${path}`;
+  const endpoint: Endpoint = {
+    methods: ['POST'], permission: 'edit_posts', args: {},
+    async handler(req) {
+      requireEditPosts(req);
+      let objects: IndexedObject[] | null;
+      try {
+        objects = await step(req);
+      } catch (e) {
+        if (e instanceof WpError || e instanceof RestError) throw e;
+        const ie = e instanceof IndexingError ? e : null;
+        const cause = ie ? ie.cause : e;
+        throw new WpError('wpseo_error_indexing', `Indexing failed: ${cause instanceof Error ? cause.message : String(cause)}`, 500, {
+          stackTrace: cause instanceof Error ? cause.stack ?? '' : '', object_id: ie?.objectId ?? null, object_type: ie?.objectType ?? null,
+        });
+      }
+      const more = objects !== null && objects.length >= INDEXING_LIMIT;
+      return { status: 200, body: { objects: objects ?? [], next_url: more ? full : false } };
+    },
+  };
+  return { namespace: NS, pattern: `/${NS}/${path}`, endpoints: [endpoint] };
+}
+
+const invalidUrl = () => new WpError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'Invalid parameter.' }, details: {} });
+
+const getHead: Endpoint = {
+  methods: ['GET'], permission: 'public',
+  args: { url: { description: 'The url to get the head for.', type: 'string', required: true } },
+  async handler(req) {
+    let url: URL;
+    try { url = new URL(String(req.params.url)); } catch { throw invalidUrl(); }
+    if (!/^https?:$/.test(url.protocol)) throw invalidUrl();
+    // As an anonymous reader sees the page, whoever asks.
+    const anonymous = createContext(req.ctx.db, null, req.ctx.media);
+    const site = await anonymous.site();
+    const target = await targetOfUrl(anonymous, url, async (u) => {
+      let local: URL;
+      try { local = new URL(u.pathname + u.search, `${site.home}/`); } catch { return null; }
+      if (u.host !== local.host) return null;
+      const found = await resolveUrl(anonymous, site, local);
+      if (found.kind === 'home') return 'home';
+      if (found.kind === 'none' || found.item.embed || !['post', 'page'].includes(found.item.row.type)) return null;
+      return (await publiclyViewable(anonymous, found.item.row)) ? found.item.row.id : null;
+    });
+    const head = await buildHead(anonymous, target);
+    return { status: head.status, body: { html: head.html, json: head.json, status: head.status } };
+  },
+};
+
+const idArg: ArgDef = { description: 'Unique identifier for the post or page.', type: 'integer', required: true };
+
+/** Not in the plugin (which keeps these in post meta edited from its sidebar): one item's SEO settings. */
+const settingsArgs = {
+  id: idArg,
+  focus_keyphrase: { description: 'The focus keyphrase; empty removes it.', type: 'string' },
+  title: { description: 'SEO title template override; empty returns to the type\'s template.', type: 'string' },
+  meta_description: { description: 'Meta description template override; empty returns to the type\'s template.', type: 'string' },
+  canonical: { description: 'Canonical URL override; empty removes it.', type: 'string' },
+  noindex: { description: 'true or false to choose, null to follow the default.', type: ['boolean', 'null'] },
+  cornerstone: { description: 'Whether the item is cornerstone content.', type: 'boolean' },
+} satisfies Record<string, ArgDef>;
+
+function settingsInput(p: Record<string, unknown>): ItemSettingsInput {
+  const s = (v: unknown) => (v === undefined ? undefined : String(v));
+  return {
+    focusKeyphrase: s(p.focus_keyphrase), title: s(p.title), description: s(p.meta_description), canonical: s(p.canonical),
+    noindex: p.noindex === undefined ? undefined : (p.noindex as boolean | null), cornerstone: p.cornerstone === undefined ? undefined : Boolean(p.cornerstone),
+  };
+}
+
+const settingsRoute: RouteEntry = {
+  namespace: NS, pattern: `/${NS}/item_settings/(?P<id>[\\d]+)`,
+  endpoints: [
+    { methods: ['GET'], permission: 'edit_posts', args: { id: idArg }, async handler(req) { return { status: 200, body: await itemSettings(req.ctx, Number(req.params.id)) }; } },
+    { methods: ['POST', 'PUT', 'PATCH'], permission: 'edit_posts', args: settingsArgs, async handler(req) { return { status: 200, body: await updateItemSettings(req.ctx, Number(req.params.id), settingsInput(req.params)) }; } },
+  ],
+};
+
+export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
+  return [
+    { namespace: NS, pattern: `/${NS}/get_head`, endpoints: [getHead] },
+    indexingRoute(o, 'indexing/prepare', async (req) => { await setIndexingState(req.ctx, 'prepared'); return null; }),
+    indexingRoute(o, 'indexing/posts', (req) => indexPosts(req.ctx)),
+    indexingRoute(o, 'indexing/terms', (req) => indexTerms(req.ctx)),
+    indexingRoute(o, 'indexing/post-type-archives', (req) => indexPostTypeArchives(req.ctx)),
+    indexingRoute(o, 'indexing/general', (req) => indexGeneral(req.ctx)),
+    indexingRoute(o, 'indexing/indexables-complete', async (req) => { await setIndexingState(req.ctx, 'indexables-complete'); return null; }),
+    indexingRoute(o, 'indexing/complete', async (req) => { await setIndexingState(req.ctx, 'complete'); return null; }),
+    indexingRoute(o, 'link-indexing/posts', (req) => linkPosts(req.ctx)),
+    indexingRoute(o, 'link-indexing/terms', (req) => linkTerms(req.ctx)),
+    settingsRoute,
+  ];
 }

@@ -1,5 +1,6 @@
 // Business rules for posts (and, through `type`, the other content kinds later): reading rules,
 // list filters, and transactional writes. REST and GraphQL both come through here.
+import { afterWrite } from '../../content/write-hooks.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { Tx } from '../../db/client.js';
@@ -595,6 +596,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     }
     return savedId;
   });
+  await afterWrite(ctx, { object: 'content', id: id2, action: 'save' });
   return id2;
 }
 
@@ -616,6 +618,7 @@ export async function trashContent(ctx: Context, row: { id: number; status: stri
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
     await refreshTermCounts(tx, terms.map((t) => t.termId));
   });
+  await afterWrite(ctx, { object: 'content', id: row.id, action: 'trash' });
 }
 
 export async function deleteContent(ctx: Context, id: number): Promise<void> {
@@ -627,6 +630,7 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
     await refreshTermCounts(tx, terms.map((t) => t.termId));
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
   });
+  await afterWrite(ctx, { object: 'content', id, action: 'delete' });
 }
 
 function stampModified(site: SiteSettings) {

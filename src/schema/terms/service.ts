@@ -1,4 +1,5 @@
 // Categories and tags: reading rules, list filters and transactional writes.
+import { afterWrite } from '../../content/write-hooks.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { columnOrder, pageByPosition } from '../../db/list.js';
@@ -106,6 +107,7 @@ export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | nu
     if (existing) return (await tx.term.update({ where: { id: existing.id }, data })).id;
     return (await tx.term.create({ data: { taxonomy, ...data } })).id;
   });
+  await afterWrite(ctx, { object: 'term', id: savedId, action: 'save' });
   return savedId;
 }
 
@@ -136,6 +138,7 @@ export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): 
       }
     }
   });
+  await afterWrite(ctx, { object: 'term', id, action: 'delete' });
 }
 
 /** Slugs of a category's ancestors, nearest last. */

@@ -1,5 +1,6 @@
 // Business rules of users, as WordPress's users controller: who may list, read, create, update
 // and delete whom, list filters, and the transactional delete that hands content to another user.
+import { afterWrite } from '../../content/write-hooks.js';
 import { createHash } from 'node:crypto';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
@@ -264,6 +265,7 @@ export async function updateUserRecord(ctx: Context, id: number, input: UserInpu
   if (Object.keys(data).length) {
     await ctx.prisma.user.update({ where: { id: user.id }, data });
   }
+  await afterWrite(ctx, { object: 'user', id: user.id, action: 'save' });
   return user.id;
 }
 
@@ -304,4 +306,5 @@ export async function deleteUserRecord(ctx: Context, id: number, reassign: numbe
     }
     await tx.user.delete({ where: { id } });
   });
+  await afterWrite(ctx, { object: 'user', id, action: 'delete' });
 }
