@@ -35,7 +35,14 @@ export function createApp(config: Config, db: Db) {
     namespaces: namespacesFor(config.deployment),
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
-    seo: { restRoot: `${config.siteUrl}${config.restPrefix}/` },
+    seo: {
+      restRoot: `${config.siteUrl}${config.restPrefix}/`,
+      providers: {
+        keyphraseProviderUrl: config.seoKeyphraseProviderUrl, rankTrackerUrl: config.seoRankTrackerUrl,
+        rankTrackerClientId: config.seoRankTrackerClientId, allowHosts: config.seoAllowHosts,
+      },
+      importChunkSize: config.seoImportChunkSize,
+    },
   });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
   const media: MediaServices = {

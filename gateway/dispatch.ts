@@ -372,7 +372,10 @@ export function createDispatcher(o: DispatcherOptions) {
    * to a temporary file (multipart fields join the params) and the endpoint runs with it.
    */
   async function uploadRequest(endpoint: Endpoint, request: CoreRequest, ctx: Context, query: Params, pathParams: Record<string, string>, method: Method, path: string, url: URL): Promise<RouteResult> {
-    if (!ctx.viewer || !ctx.can(endpoint.permission)) throw new WpError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', ctx.viewer ? 403 : 401);
+    if (!ctx.viewer || !ctx.can(endpoint.permission)) {
+      const refusal = endpoint.uploadRefusal ?? { code: 'rest_cannot_create', message: 'Sorry, you are not allowed to create posts as this user.' };
+      throw new WpError(refusal.code, refusal.message, ctx.viewer ? 403 : 401);
+    }
     const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
     const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024);
     try {

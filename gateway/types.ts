@@ -77,6 +77,8 @@ export interface Endpoint {
    * `permission` are refused before any of it is read. Multipart fields join the params.
    */
   upload?: true;
+  /** The error an `upload` endpoint's refused caller gets (default: the media library's `rest_cannot_create`). */
+  uploadRefusal?: { code: string; message: string };
   /**
    * `form`: a public form post. A multipart body is streamed with every file part (any field name)
    * and its fields join the params; any other body is read as usual (JSON, urlencoded). The handler

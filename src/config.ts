@@ -40,6 +40,15 @@ export interface Config {
   formFilesDir: string;
   /** Accepted contact-form submissions per address and form per minute (0: no limit). */
   formRateLimit: number;
+  /** seo/v1 keyphrase research API base URL (SEO_KEYPHRASE_PROVIDER_URL); null: its routes answer 400 seo_provider_not_configured. */
+  seoKeyphraseProviderUrl: string | null;
+  /** seo/v1 rank tracker API base URL (SEO_RANK_TRACKER_URL) and the client id it knows the site by (SEO_RANK_TRACKER_CLIENT_ID). */
+  seoRankTrackerUrl: string | null;
+  seoRankTrackerClientId: string | null;
+  /** Hosts the seo/v1 server-side fetches (providers, file_size) may reach on private addresses (SEO_ALLOW_HOSTS, comma-separated). */
+  seoAllowHosts: string[];
+  /** Authors, terms and items a seo/v1 import handles per call (SEO_IMPORT_CHUNK, default 50). */
+  seoImportChunkSize: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -66,6 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     formFilesDir: resolve(env.FORM_FILES_DIR ?? './data/form-files'),
     formRateLimit: Math.max(0, Number(env.FORM_RATE_LIMIT ?? 5)) || 0,
+    seoKeyphraseProviderUrl: env.SEO_KEYPHRASE_PROVIDER_URL || null,
+    seoRankTrackerUrl: env.SEO_RANK_TRACKER_URL || null,
+    seoRankTrackerClientId: env.SEO_RANK_TRACKER_CLIENT_ID || null,
+    seoAllowHosts: (env.SEO_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    seoImportChunkSize: Math.max(1, Number(env.SEO_IMPORT_CHUNK ?? 50) || 50),
   };
 }
 

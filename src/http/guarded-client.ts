@@ -12,7 +12,8 @@
 //    intranet provider; the tests' loopback servers). The list matches the URL's host as
 //    written, never a resolved address;
 //  - connect and total timeouts, a size cap counted while the body streams (the request is
-//    aborted beyond it, nothing oversize is kept), GET and HEAD only.
+//    aborted beyond it, nothing oversize is kept). GET and HEAD for URLs users give; POST, PUT
+//    and DELETE (with a body) for the API calls of configured providers (src/seo/providers).
 import { Agent, buildConnector, request } from 'undici';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
@@ -50,7 +51,11 @@ export interface GuardedFetchOptions {
   headers?: Record<string, string>;
   /** Redirects followed before giving up (default 5). */
   maxRedirects?: number;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+  /** Request body (POST, PUT, DELETE). A 301/302/303 redirect drops it and continues with GET; 307/308 keep it. */
+  body?: string;
+  /** Resolve with any final status (an API's 4xx answer carries its reason) instead of failing on non-2xx. */
+  anyStatus?: boolean;
 }
 
 export interface GuardedResponse {
@@ -59,6 +64,8 @@ export interface GuardedResponse {
   url: string;
   headers: Headers;
   text: string;
+  /** Bytes of the body as received (before decoding). */
+  size: number;
   truncated?: boolean;
 }
 
@@ -81,9 +88,11 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
   const maxBytes = o.maxBytes ?? GUARDED_FETCH_DEFAULTS.maxBytes;
   const timeoutMs = o.timeoutMs ?? GUARDED_FETCH_DEFAULTS.timeoutMs;
   const maxRedirects = o.maxRedirects ?? GUARDED_FETCH_DEFAULTS.maxRedirects;
-  const method = o.method ?? 'GET';
-  // Server-side fetches only read: a caller asking for anything else is a bug, not a fetch failure.
-  if (method !== 'GET' && method !== 'HEAD') throw new TypeError(`guardedFetch sends GET and HEAD only, not ${String(method)}`);
+  let method = o.method ?? 'GET';
+  let payload = o.body;
+  // A body only goes with the methods that carry one: anything else is a bug, not a fetch failure.
+  if (!['GET', 'HEAD', 'POST', 'PUT', 'DELETE'].includes(method)) throw new TypeError(`guardedFetch does not send ${String(method)}`);
+  if (payload !== undefined && (method === 'GET' || method === 'HEAD')) throw new TypeError(`guardedFetch sends no body with ${method}`);
   const allow = allowList(o.allowHosts ?? []);
   let target = parseTarget(url);
   let headers: Record<string, string> = { 'user-agent': 'content-service', 'accept-encoding': 'identity', ...lowerKeys(o.headers ?? {}) };
@@ -102,7 +111,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
     for (let redirects = 0; ; redirects++) {
       // IP literals are refused before any work; names are checked by the connector.
       checkLiteral(target, allow);
-      const res = await request(target.href, { method, headers, dispatcher: agent, signal: controller.signal });
+      const res = await request(target.href, { method, headers, body: payload, dispatcher: agent, signal: controller.signal });
       // A body destroyed unread emits an abort error; the reader below sees errors through its iterator.
       res.body.on('error', () => {});
       const location = headerValue(res.headers.location);
@@ -111,10 +120,15 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
         if (redirects >= maxRedirects) throw new GuardedFetchError('too_many_redirects', `More than ${maxRedirects} redirects.`, { url: target.href });
         const next = parseTarget(location, target);
         if (next.origin !== target.origin) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k)));
+        if (payload !== undefined && res.statusCode !== 307 && res.statusCode !== 308) {
+          method = 'GET';
+          payload = undefined;
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== 'content-type' && k !== 'content-length'));
+        }
         target = next;
         continue;
       }
-      if (res.statusCode < 200 || res.statusCode > 299) {
+      if ((res.statusCode < 200 || res.statusCode > 299) && !o.anyStatus) {
         res.body.destroy();
         throw new GuardedFetchError('http_status', `The server answered ${res.statusCode}.`, { url: target.href, status: res.statusCode });
       }
@@ -124,6 +138,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
         url: target.href,
         headers: toHeaders(res.headers),
         text: decode(body.bytes, headerValue(res.headers['content-type'])),
+        size: body.bytes.length,
         ...(body.truncated ? { truncated: true } : {}),
       };
     }

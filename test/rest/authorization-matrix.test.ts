@@ -1,6 +1,7 @@
 // Who may call what: anonymous and the five roles × every route and method of the route table.
 // The table is read from the running app, so a new route joins the matrix by itself and fails
 // it until its expectations are declared below (one line per route and method group).
+// The site runs deployment B, the larger one: every route of A plus seo/v1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,39 @@ const EXPECTATIONS: Record<string, Cell> = {
     .map((path) => [`POST /seo/v1/${path}`, only('200', WRITERS, 'rest_forbidden')])),
   'GET /seo/v1/item_settings/(?P<id>[\\d]+)': only('200', EDITORS, 'rest_cannot_edit'),
   'POST|PUT|PATCH /seo/v1/item_settings/(?P<id>[\\d]+)': with_(only('200', EDITORS, 'rest_cannot_edit'), { body: (n) => ({ focus_keyphrase: `matrix ${n}` }) }),
+  'GET /seo/v1': all('200'),
+  // seo/v1 site routes (deployment B): settings for administrators (manage_options), notices and
+  // the editor's helpers for writers, workouts for editors; providers are not configured here, so
+  // callers who pass the permission check get 400 seo_provider_not_configured.
+  'GET /seo/v1/file_size': with_(only('200', ADMIN, 'rest_forbidden'), { query: () => `url=${encodeURIComponent(fx.upload)}` }),
+  'POST /seo/v1/new-content-type-visibility/dismiss-post-type': with_(only('200', ADMIN, 'rest_forbidden'), { body: () => ({ postTypeName: 'post' }) }),
+  'POST /seo/v1/new-content-type-visibility/dismiss-taxonomy': with_(only('200', ADMIN, 'rest_forbidden'), { body: () => ({ taxonomyName: 'category' }) }),
+  'POST /seo/v1/introductions/(?P<introduction_id>[\\w-]+)/seen': with_(only('200', WRITERS, 'rest_forbidden'), { body: () => ({ is_seen: true }) }),
+  'GET|POST /seo/v1/video_embed_permission': only('200', WRITERS, 'rest_forbidden'),
+  'POST /seo/v1/alerts/dismiss': with_(only('200', WRITERS, 'rest_forbidden'), { body: () => ({ key: 'indexing-notice' }) }),
+  'POST /seo/v1/configuration/site_representation': with_(only('200', ADMIN, 'rest_forbidden'), { body: (n) => ({ company_or_person: 'company', company_name: `Matrix ${n}` }) }),
+  'POST /seo/v1/configuration/social_profiles': with_(only('200', ADMIN, 'rest_forbidden'), { body: (n) => ({ network_a_site: `https://social.example/matrix-${n}` }) }),
+  'GET /seo/v1/configuration/check_capability': with_(only('200', ADMIN, 'rest_forbidden'), { query: () => `user_id=${fx.admin}` }),
+  'POST /seo/v1/configuration/enable_tracking': with_(only('200', ADMIN, 'rest_forbidden'), { body: () => ({ tracking: false }) }),
+  'POST /seo/v1/configuration/save_configuration_state': with_(only('200', ADMIN, 'rest_forbidden'), { body: () => ({ finishedSteps: ['representation'] }) }),
+  'GET /seo/v1/configuration/get_configuration_state': only('200', ADMIN, 'rest_forbidden'),
+  // Refused before the body is read; a JSON body is no export.
+  'POST /seo/v1/import/(?P<plugin>[\\w-]+)/(?P<type>[\\w-]+)': with_(only('400 seo_import_invalid_file', ADMIN, 'rest_forbidden'), { body: (n) => ({ n }) }),
+  'POST /seo/v1/integrations/set_active': with_(only('200', ADMIN, 'rest_forbidden'), { body: () => ({ active: true, integration: 'search_index' }) }),
+  // The edit right on the administrator's published post: editors and up.
+  'GET /seo/v1/meta/search': with_(only('200', EDITORS, 'rest_forbidden'), { query: () => `post_id=${fx.post}&query=` }),
+  'POST /seo/v1/keyphrase-provider-a/authenticate': with_(only('400 seo_provider_not_configured', ADMIN, 'rest_forbidden'), { body: () => ({ code: 'matrix' }) }),
+  'POST /seo/v1/keyphrase-provider-a/country_code': with_(only('400 seo_provider_not_configured', ADMIN, 'rest_forbidden'), { body: () => ({ country_code: 'de' }) }),
+  'GET /seo/v1/keyphrase-provider-a/related_keyphrases': with_(only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'), { query: () => 'keyphrase=engine&country_code=us' }),
+  'GET /seo/v1/rank-tracker/authorization-url': only('400 seo_provider_not_configured', ADMIN, 'rest_forbidden'),
+  'POST /seo/v1/rank-tracker/authenticate': with_(only('400 seo_provider_not_configured', ADMIN, 'rest_forbidden'), { body: () => ({ code: 'matrix', websiteId: '1' }) }),
+  'POST /seo/v1/rank-tracker/keyphrases/track': with_(only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'), { body: () => ({ keyphrases: ['engine'] }) }),
+  'POST /seo/v1/rank-tracker/keyphrases': with_(only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'), { body: () => ({ keyphrases: ['engine'] }) }),
+  'DELETE /seo/v1/rank-tracker/keyphrases/untrack': with_(only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'), { query: () => 'keyphrase=engine' }),
+  'GET /seo/v1/rank-tracker/account/limit': only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'),
+  'GET /seo/v1/rank-tracker/account/upgrade-campaign': only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'),
+  'GET /seo/v1/workouts': only('200', EDITORS, 'rest_forbidden'),
+  'POST /seo/v1/workouts': with_(only('200', EDITORS, 'rest_forbidden'), { body: () => ({ cornerstone: { finishedSteps: [] } }) }),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
   'GET /abilities/v1': all('200'),
@@ -164,7 +198,7 @@ let site: TestSite;
 /** The media fixtures' files go to a directory of their own, removed afterwards. */
 let uploads = '';
 let serial = 0;
-const fx = { admin: 0, other: 0, embed: '' };
+const fx = { admin: 0, other: 0, embed: '', post: 0, upload: '' };
 
 /** The source_url of the last media fixture (the edit route's body names it; fixtures are made before the body). */
 let mediaSource = '';
@@ -190,6 +224,10 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'item_settings:id': async () => String((await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'contact-forms:id': async () => String((await site.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: `Fixture form ${++serial}` } })).body.id),
   'users:user_id': async () => String(fx.other),
+  'introductions:introduction_id': async () => `matrix-intro-${++serial}`,
+  // seo/v1 import: the plugin and type placeholders follow each other (the type is keyed by the plugin filled).
+  'import:plugin': async () => 'wxr',
+  'wxr:type': async () => 'content',
   'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,
   // A published item of the administrator with one revision (created, then retitled).
   'posts:parent': async () => {
@@ -226,7 +264,8 @@ async function newUser(role: Role): Promise<TestUser> {
 async function fill(pattern: string): Promise<string> {
   const filled: Record<string, string> = {};
   let path = pattern;
-  for (const m of pattern.matchAll(/\/([^/()]+)\/\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)/g)) {
+  // Matched against the path as filled so far, so a placeholder right after another is keyed by the value filled before it.
+  for (let m; (m = /\/([^/()]+)\/\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)/.exec(path)); ) {
     const key = `${m[1]}:${m[2]}`;
     const make = FIXTURES[key];
     if (!make) throw new Error(`no fixture for placeholder ${key} (in ${pattern}): add one to FIXTURES`);
@@ -238,10 +277,14 @@ async function fill(pattern: string): Promise<string> {
 
 beforeAll(async () => {
   uploads = mkdtempSync(join(tmpdir(), 'matrix-uploads-'));
-  site = await createTestSite({ uploadsDir: uploads });
+  site = await createTestSite({ uploadsDir: uploads, deployment: 'B' });
   fx.admin = site.users.administrator.id;
   fx.other = (await newUser('subscriber')).id;
-  fx.embed = (await site.createPost({ title: 'Embed target', status: 'publish' })).link;
+  const embed = await site.createPost({ title: 'Embed target', status: 'publish' });
+  fx.embed = embed.link;
+  fx.post = embed.id;
+  await FIXTURES['media:id']({});
+  fx.upload = mediaSource;
 });
 afterAll(async () => { await site?.close(); if (uploads) rmSync(uploads, { recursive: true, force: true }); });
 

@@ -11,6 +11,10 @@ import { seoSiteRoutes } from './site.js';
 export interface SeoRouteOptions {
   /** Absolute REST root, e.g. `https://example.com/wp-json/`. */
   restRoot?: string;
+  /** External providers (keyphrase research, rank tracker) and the hosts seo fetches may reach on private addresses. */
+  providers?: import('../../../src/seo/providers/index.js').ProviderSettings;
+  /** Units (authors, terms, items) an import handles per call (default 50). */
+  importChunkSize?: number;
 }
 
 export function seoRoutes(o: SeoRouteOptions): RouteEntry[] {
