@@ -110,6 +110,10 @@ const EXPECTATIONS: Record<string, Cell> = {
   'GET /seo/v1/rank-tracker/account/upgrade-campaign': only('400 seo_provider_not_configured', WRITERS, 'rest_forbidden'),
   'GET /seo/v1/workouts': only('200', EDITORS, 'rest_forbidden'),
   'POST /seo/v1/workouts': with_(only('200', EDITORS, 'rest_forbidden'), { body: () => ({ cornerstone: { finishedSteps: [] } }) }),
+  // seo/v1 score routes (deployment B): the score buckets need edit_posts; the statistics, read.
+  'GET /seo/v1/readability_scores': with_(only('200', WRITERS, 'rest_forbidden'), { query: () => 'contentType=post' }),
+  'GET /seo/v1/seo_scores': with_(only('200', WRITERS, 'rest_forbidden'), { query: () => 'contentType=post' }),
+  'GET /seo/v1/statistics': signedIn('200', '401 rest_forbidden'),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
   'GET /abilities/v1': all('200'),
