@@ -71,7 +71,7 @@ export function createApp(config: Config, db: Db) {
 
   const admin = createAdminHandler(config, db);
   /** The public pages (HTML) at every other address: home, permalinks, embed cards, 404. */
-  const site = createSiteFront({ config, db, media, cache });
+  const site = createSiteFront({ config, db, media, cache, seoHead: config.deployment === 'B' });
   /** The sign-in and authorize-application pages (HTML), under ADMIN_PATH. */
   const isAdmin = (url: URL) => url.pathname.startsWith(config.adminPath + '/');
 

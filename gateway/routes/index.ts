@@ -12,6 +12,7 @@ import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
 import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
+import { addSeoHeadFields } from './seo/head.js';
 import { seoRoutes, type SeoRouteOptions } from './seo/index.js';
 
 export interface TableOptions {
@@ -40,5 +41,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...formRoutes(),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );
+  // seo/v1 adds the head fields to post and page records.
+  if (o.namespaces.includes('seo/v1')) addSeoHeadFields(table);
   return table;
 }

@@ -12,6 +12,7 @@ import type { ResponseCache } from '../cache.js';
 import { ITEM_SELECT, embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from './resolve.js';
 import { embedPage, homePage, methodNotAllowedPage, notFoundPage, singlePage } from './html.js';
 import { featuredAttachment, fileUrl, pictureOf } from './media.js';
+import { buildHead, type HeadTarget } from '../../src/seo/head/head.js';
 
 export interface SiteRequest {
   method: string;
@@ -26,6 +27,8 @@ export interface SiteFrontOptions {
   db: Db;
   media: MediaServices | null;
   cache: ResponseCache | null;
+  /** Deployment B: pages print the SEO head (src/seo/head) instead of their plain title. */
+  seoHead?: boolean;
 }
 
 /** Posts on the home page. */
@@ -56,7 +59,10 @@ export function createSiteFront(o: SiteFrontOptions) {
     return respond(301, body, { Location: to });
   }
 
-  const notFound = (site: SiteSettings) => respond(404, notFoundPage(site, apiRoot));
+  /** The SEO head's HTML for the page, in deployment B. */
+  const seo = async (ctx: Context, target: HeadTarget) => (o.seoHead ? (await buildHead(ctx, target)).html : undefined);
+
+  const notFound = async (ctx: Context, site: SiteSettings) => respond(404, notFoundPage(site, apiRoot, await seo(ctx, { kind: '404' })));
 
   async function home(ctx: Context, site: SiteSettings): Promise<SiteResponse> {
     // One statement: the page needs no author, terms or counts.
@@ -70,7 +76,7 @@ export function createSiteFront(o: SiteFrontOptions) {
       const full = { ...row, author: { displayName: '', slug: '' } };
       return { row: full, permalink: permalink(site, row), isProtected: isProtected(full) };
     });
-    return respond(200, homePage(site, apiRoot, posts));
+    return respond(200, homePage(site, apiRoot, posts, await seo(ctx, { kind: 'home' })));
   }
 
   async function single(ctx: Context, site: SiteSettings, item: FoundItem): Promise<SiteResponse> {
@@ -78,7 +84,7 @@ export function createSiteFront(o: SiteFrontOptions) {
     const storage = ctx.media?.storage;
     const locked = isProtected(row);
     const restItem = `${apiRoot}core/v2/${contentTypeOf(row.type).restBase}/${row.id}`;
-    const h = { apiRoot, restItem, permalink: item.permalink };
+    const h = { apiRoot, restItem, permalink: item.permalink, seo: item.embed || row.type === 'attachment' ? undefined : await seo(ctx, { kind: 'post', id: row.id }) };
     const featured = !locked && row.type !== 'attachment' && row.featuredMedia ? await featuredAttachment(ctx, row.featuredMedia) : null;
     const size = item.embed ? 'medium' : 'large';
     const picture = row.type === 'attachment' ? pictureOf(storage, row, size) : featured ? pictureOf(storage, featured, size) : null;
@@ -91,7 +97,7 @@ export function createSiteFront(o: SiteFrontOptions) {
   async function page(ctx: Context, site: SiteSettings, url: URL): Promise<SiteResponse> {
     const found = await resolveUrl(ctx, site, url);
     if (found.kind === 'home') return home(ctx, site);
-    if (found.kind === 'none' || !(await publiclyViewable(ctx, found.item.row))) return notFound(site);
+    if (found.kind === 'none' || !(await publiclyViewable(ctx, found.item.row))) return notFound(ctx, site);
     const item = found.item;
     const canonical = item.embed ? embedUrl(item.permalink) : item.permalink;
     // A published post's or page's plain link moves to its pretty permalink, as WordPress's

@@ -16,6 +16,8 @@ export interface Head {
   /** The item's permalink: canonical link and the oEmbed discovery links. */
   permalink?: string;
   robots?: string;
+  /** Deployment B: the SEO head (title, meta, canonical, JSON-LD) printed instead of the plain title, robots and canonical. */
+  seo?: string;
 }
 
 /** An image ready for an <img>: the file, its size, its alternative text, and the full file to link to. */
@@ -55,12 +57,11 @@ function head(h: Head): string {
   const lines = [
     '<meta charset="UTF-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${h.title}</title>`,
-    ...(h.robots ? [`<meta name="robots" content="${escHtml(h.robots)}">`] : []),
+    ...(h.seo ? [h.seo] : [`<title>${h.title}</title>`, ...(h.robots ? [`<meta name="robots" content="${escHtml(h.robots)}">`] : [])]),
     `<link rel="https://api.w.org/" href="${escHtml(h.apiRoot)}">`,
     ...(h.restItem ? [`<link rel="alternate" title="JSON" type="application/json" href="${escHtml(h.restItem)}">`] : []),
     ...(h.permalink ? [
-      `<link rel="canonical" href="${escHtml(h.permalink)}">`,
+      ...(h.seo ? [] : [`<link rel="canonical" href="${escHtml(h.permalink)}">`]),
       `<link rel="alternate" title="oEmbed (JSON)" type="application/json+oembed" href="${escHtml(oembedEndpoint(h.apiRoot, h.permalink))}">`,
       `<link rel="alternate" title="oEmbed (XML)" type="text/xml+oembed" href="${escHtml(oembedEndpoint(h.apiRoot, h.permalink, true))}">`,
     ] : []),
@@ -101,7 +102,7 @@ function timeTag(row: FrontRow): string {
 }
 
 /** The latest posts, each with its title, date and excerpt (or the protected notice). */
-export function homePage(site: SiteSettings, apiRoot: string, posts: { row: FrontRow; permalink: string; isProtected: boolean }[]): string {
+export function homePage(site: SiteSettings, apiRoot: string, posts: { row: FrontRow; permalink: string; isProtected: boolean }[], seo?: string): string {
   const items = posts.map(({ row, permalink, isProtected }) => `<article class="post-${row.id} type-post">
 <h2 class="entry-title"><a href="${escHtml(permalink)}" rel="bookmark">${titleHtml(row, isProtected)}</a></h2>
 <p class="entry-meta">${timeTag(row)}</p>
@@ -109,7 +110,7 @@ export function homePage(site: SiteSettings, apiRoot: string, posts: { row: Fron
 </article>`);
   const main = items.length ? items.join('\n') : '<p>Nothing has been published yet.</p>';
   const title = site.description ? `${siteTitle(site)} &#8211; ${escHtml(site.description)}` : siteTitle(site);
-  return document({ title, apiRoot }, 'home blog', chrome(site, main));
+  return document({ title, apiRoot, seo }, 'home blog', chrome(site, main));
 }
 
 /** A post, a page or an attachment on its own. */
@@ -174,10 +175,10 @@ ${picture}<div class="embed-excerpt">${text}</div>
   return document({ ...h, title: pageTitle(titleText(title), site), robots: 'noindex, follow' }, 'embed', body, EMBED_STYLE);
 }
 
-export function notFoundPage(site: SiteSettings, apiRoot: string): string {
+export function notFoundPage(site: SiteSettings, apiRoot: string, seo?: string): string {
   const main = `<h1>Page not found</h1>
 <p>Nothing lives at this address. <a href="${escHtml(site.home)}/">Go to the home page</a>.</p>`;
-  return document({ title: pageTitle('Page not found', site), apiRoot }, 'error404', chrome(site, main));
+  return document({ title: pageTitle('Page not found', site), apiRoot, seo }, 'error404', chrome(site, main));
 }
 
 export function methodNotAllowedPage(site: SiteSettings, apiRoot: string): string {

@@ -10,6 +10,7 @@ import './application-passwords/index.js';
 import './terms/index.js';
 import './forms/index.js';
 import './widgets/index.js';
+import './seo/head/index.js';
 
 export const schema = builder.toSchema();
 

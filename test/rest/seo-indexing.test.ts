@@ -44,7 +44,9 @@ describe('indexing', () => {
     expect(prepared.body).toEqual({ objects: [], next_url: false });
 
     const total = before + N;
+    const t0 = performance.now();
     const posts = await loop('indexing/posts');
+    console.log(`seo indexing: ${total} posts and pages in ${posts.calls} calls, ${Math.round(performance.now() - t0)} ms`);
     // Full batches each ask for another call; the call after the last full one finds nothing.
     expect(posts.calls).toBe(Math.floor(total / 25) + 1);
     expect(posts.objects.length).toBe(total);
@@ -57,6 +59,10 @@ describe('indexing', () => {
     expect(row.permalink).toBe(`${SITE}/bulk-7/`);
     expect(row.permalinkHash).toBe(hashPermalink(`${SITE}/bulk-7/`));
     expect([row.objectSubType, row.postStatus, row.isPublic, row.authorId, row.primaryFocusKeywordScore]).toEqual(['post', 'publish', true, admin, null]);
+    // Readability is scored on indexing (the SEO score needs a keyphrase, which new rows lack).
+    const { analyzeReadability } = await import('../../src/seo/analysis/index.js');
+    const readability = analyzeReadability({ html: one.content, locale: 'en_US' });
+    expect(row.readabilityScore).toBe(readability.rating === 'na' ? null : readability.score);
 
     const again = await site.req('POST', '/seo/v1/indexing/posts', { as: 'editor' });
     expect(again.body).toEqual({ objects: [], next_url: false });
@@ -128,10 +134,16 @@ describe('indexing', () => {
   });
 
   it('item settings: editors set keyphrase, overrides, noindex and cornerstone; bad input and rights refused', async () => {
-    const post = await site.createPost({ title: 'Settings', status: 'publish' });
+    const post = await site.createPost({ title: 'Settings', status: 'publish', content: '<p>The kp is here. Short sentences read well. This text has a few of them, and kp twice.</p>' });
     const res = await site.req('POST', `/seo/v1/item_settings/${post.id}`, { as: 'editor', json: { focus_keyphrase: 'kp', title: '%%title%% custom', meta_description: 'Desc', noindex: true, cornerstone: true, canonical: 'https://canon.example/x' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: post.id, focus_keyphrase: 'kp', title: '%%title%% custom', meta_description: 'Desc', noindex: true, cornerstone: true, canonical: 'https://canon.example/x' });
+    // The content analysis scores the item once it has a keyphrase (and its readability always).
+    const { analyzeSeo, analyzeReadability } = await import('../../src/seo/analysis/index.js');
+    const expectedSeo = analyzeSeo({ keyphrase: 'kp', title: 'Settings custom', metaDescription: 'Desc', slug: post.slug, html: post.content.raw, siteUrl: SITE });
+    expect(res.body.seo_score).toBe(expectedSeo.rating === 'na' ? null : expectedSeo.score);
+    const expectedReadability = analyzeReadability({ html: post.content.raw, locale: 'en_US' });
+    expect(res.body.readability_score).toBe(expectedReadability.rating === 'na' ? null : expectedReadability.score);
     const read = await site.req('GET', `/seo/v1/item_settings/${post.id}`, { as: 'editor' });
     expect(read.body).toEqual(res.body);
     const bad = await site.req('POST', `/seo/v1/item_settings/${post.id}`, { as: 'editor', json: { canonical: 'not a url' } });

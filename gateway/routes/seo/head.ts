@@ -15,6 +15,7 @@ import {
 } from '../../../src/seo/indexables/indexing.js';
 import { itemSettings, updateItemSettings, type ItemSettingsInput } from '../../../src/seo/indexables/settings.js';
 import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
+import { itemHead } from '../../../src/schema/seo/head/index.js';
 
 const NS = 'seo/v1';
 
@@ -116,4 +117,36 @@ export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
     indexingRoute(o, 'link-indexing/terms', (req) => linkTerms(req.ctx)),
     settingsRoute,
   ];
+}
+
+const ITEM_ROUTES = ['/core/v2/posts/(?P<id>[\\d]+)', '/core/v2/pages/(?P<id>[\\d]+)'];
+
+/**
+ * Deployment B: a single post or page read (GET) also carries `seo_head` (HTML) and
+ * `seo_head_json`, null for items an anonymous reader cannot see, as the plugin's REST field.
+ * Lists do not: a head costs several statements per item, and lists keep their statement count.
+ */
+export function addSeoHeadFields(table: RouteEntry[]): void {
+  for (const route of table.filter((r) => ITEM_ROUTES.includes(r.pattern))) {
+    const schema = route.schema;
+    if (schema) {
+      route.schema = () => {
+        const s = schema();
+        const properties = { ...(s.properties as Record<string, unknown>) };
+        properties.seo_head = { description: 'The SEO head of the public page as HTML.', type: ['string', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
+        properties.seo_head_json = { description: 'The SEO head of the public page as an object.', type: ['object', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
+        return { ...s, properties };
+      };
+    }
+    route.endpoints = route.endpoints.map((e) => (!e.methods.includes('GET') ? e : {
+      ...e,
+      async handler(req) {
+        const result = await e.handler(req);
+        if (result.status !== 200 || !result.body || typeof result.body !== 'object') return result;
+        const body = result.body as Record<string, unknown>;
+        const head = await itemHead(req.ctx, Number(body.id));
+        return { ...result, body: { ...body, seo_head: head?.html ?? null, seo_head_json: head?.json ?? null } };
+      },
+    }));
+  }
 }

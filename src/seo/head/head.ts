@@ -8,7 +8,7 @@ import { renderExcerpt, renderTitle, stripAllTags } from '../../content/render.j
 import { ATTACHED_FILE, attachmentMeta, mediaMetaSelect, metaValue } from '../../media/metadata.js';
 import { getSiteRepresentation } from '../site/options.js';
 import { CONTENT_SELECT, contentColumns, homeColumns, readingMinutes, termColumns, userColumns, wordCount } from '../indexables/build.js';
-import { TEMPLATE_DEFAULTS, TITLES_OPTION, replaceVars, type TemplateVars } from './templates.js';
+import { loadTemplates, replaceVars, siteLocale, type TemplateVars } from './templates.js';
 
 export type HeadTarget =
   | { kind: 'post'; id: number }
@@ -24,22 +24,6 @@ const ROBOTS_EXTRA = { 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'ma
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const text = (html: string) => stripAllTags(html).replace(/&#8217;/g, '’').replace(/&amp;/g, '&').trim();
-
-async function templates(ctx: Context): Promise<Record<string, string>> {
-  const row = await ctx.prisma.option.findUnique({ where: { name: TITLES_OPTION } });
-  let stored: Record<string, unknown> = {};
-  try { stored = row ? JSON.parse(row.value) : {}; } catch { /* a damaged value reads as none */ }
-  const out = { ...TEMPLATE_DEFAULTS };
-  for (const [k, v] of Object.entries(stored ?? {})) if (typeof v === 'string') out[k] = v;
-  return out;
-}
-
-async function locale(ctx: Context): Promise<string> {
-  const row = await ctx.prisma.option.findUnique({ where: { name: 'WPLANG' } });
-  let v = '';
-  try { v = row ? String(JSON.parse(row.value)) : ''; } catch { /* none */ }
-  return v || 'en_US';
-}
 
 interface Image { url: string; width?: number; height?: number; type?: string }
 
@@ -105,7 +89,7 @@ function breadcrumbs(url: string, site: SiteSettings, trail: { name: string; ite
 /** The head of `target`, or the 404 head when it is not something anonymous readers may see. */
 export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head> {
   const site = await ctx.site();
-  const [tpl, lang, pub] = await Promise.all([templates(ctx), locale(ctx), publisher(ctx, site)]);
+  const [tpl, lang, pub] = await Promise.all([loadTemplates(ctx), siteLocale(ctx), publisher(ctx, site)]);
   const sep = tpl.separator || '-';
   const base: TemplateVars = { sitename: site.name, sitedesc: site.description, sep };
   const home = `${site.home}/`;
@@ -204,7 +188,7 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
     override = idx;
     url = (idx ?? homeColumns(site)).permalink!;
     title = replaceVars(idx?.title ?? tpl['title-home-wpseo'], base);
-    description = replaceVars(idx?.description ?? tpl['metadesc-home-wpseo'] ?? '', base) || site.description;
+    description = replaceVars(idx?.description ?? tpl['metadesc-home-wpseo'] ?? '', base);
     noindex = idx?.isRobotsNoindex === true;
     pageType = 'CollectionPage'; name = title;
     trail = [{ name: 'Home' }];

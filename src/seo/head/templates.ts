@@ -3,6 +3,8 @@
 // page, and one separator. Unknown or empty variables vanish; what is left is tidied (spaces
 // collapsed, no separator at either end).
 
+import type { Context } from '../../context.js';
+
 /** The option (JSON object) holding the templates and the separator; missing keys take the defaults. */
 export const TITLES_OPTION = 'seo_titles';
 
@@ -78,3 +80,21 @@ function tidy(text: string, sep: string): string {
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The stored templates over the defaults (a damaged option reads as none). */
+export async function loadTemplates(ctx: Pick<Context, 'prisma'>): Promise<Record<string, string>> {
+  const row = await ctx.prisma.option.findUnique({ where: { name: TITLES_OPTION } });
+  let stored: unknown = {};
+  try { stored = row ? JSON.parse(row.value) : {}; } catch { /* none */ }
+  const out = { ...TEMPLATE_DEFAULTS };
+  if (stored && typeof stored === 'object') for (const [k, v] of Object.entries(stored)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** The site language (WordPress's WPLANG option), en_US when unset. */
+export async function siteLocale(ctx: Pick<Context, 'prisma'>): Promise<string> {
+  const row = await ctx.prisma.option.findUnique({ where: { name: 'WPLANG' } });
+  let v: unknown = '';
+  try { v = row ? JSON.parse(row.value) : ''; } catch { /* none */ }
+  return typeof v === 'string' && v ? v : 'en_US';
+}

@@ -10,6 +10,8 @@ import { ancestorSlugs } from '../../schema/content/objects.js';
 import { termAncestorSlugs } from '../../schema/terms/service.js';
 import { authorLink } from '../../schema/users/service.js';
 import { renderTitle, stripAllTags } from '../../content/render.js';
+import { analyzeReadability, analyzeSeo } from '../analysis/index.js';
+import { loadTemplates, replaceVars, siteLocale } from '../head/templates.js';
 
 /** Content types that get an indexable. */
 export const INDEXED_TYPES = ['post', 'page'];
@@ -120,7 +122,10 @@ export async function refreshContentIndexable(ctx: Context, id: number): Promise
     return;
   }
   const site = await ctx.site();
-  await upsertIndexable(ctx.prisma, { ...(await contentColumns(ctx, site, row)), ...(await scoreColumns(ctx, row)) });
+  const existing = await ctx.prisma.indexable.findUnique({
+    where: { objectType_objectId: { objectType: 'post', objectId: id } }, select: { primaryFocusKeyword: true, title: true, description: true },
+  });
+  await upsertIndexable(ctx.prisma, { ...(await contentColumns(ctx, site, row)), ...(await scoreColumns(ctx, row, existing)) });
 }
 
 export async function refreshTermIndexable(ctx: Context, id: number): Promise<void> {
@@ -141,10 +146,33 @@ export async function refreshUserIndexable(ctx: Context, id: number): Promise<vo
   await upsertIndexable(ctx.prisma, userColumns(await ctx.site(), user));
 }
 
+export interface Overrides { primaryFocusKeyword?: string | null; title?: string | null; description?: string | null }
+
 /**
- * The SEO and readability scores of a post or page, from the content analysis when the service has
- * it (null until then). Reads the item's focus keyphrase and description override from its row.
+ * The readability score of a post or page, and its SEO score when it has a focus keyphrase, from
+ * the content analysis. The SEO score judges the resolved SEO title and meta description. A
+ * `na` analysis (no text, no keyphrase) stores null.
  */
-export async function scoreColumns(_ctx: Context, _row: ContentRow): Promise<{ primaryFocusKeywordScore?: number | null; readabilityScore?: number | null }> {
-  return {};
+export async function scoreColumns(ctx: Context, row: ContentRow, o: Overrides | null, env?: ScoreEnv): Promise<{ primaryFocusKeywordScore: number | null; readabilityScore: number | null }> {
+  const e = env ?? (await scoreEnv(ctx));
+  const readability = analyzeReadability({ html: row.content, locale: e.locale });
+  let seo: number | null = null;
+  if (o?.primaryFocusKeyword) {
+    const vars = { sitename: e.site.name, sitedesc: e.site.description, sep: e.templates.separator || '-', title: stripAllTags(renderTitle(row.title)) };
+    const analysis = analyzeSeo({
+      keyphrase: o.primaryFocusKeyword,
+      title: replaceVars(o.title ?? e.templates[`title-${row.type}`] ?? '', vars),
+      metaDescription: replaceVars(o.description ?? e.templates[`metadesc-${row.type}`] ?? '', vars),
+      slug: row.slug, html: row.content, siteUrl: e.site.home,
+    });
+    seo = analysis.rating === 'na' ? null : analysis.score;
+  }
+  return { primaryFocusKeywordScore: seo, readabilityScore: readability.rating === 'na' ? null : readability.score };
+}
+
+/** What the analysis needs of the site, read once per batch. */
+export interface ScoreEnv { site: SiteSettings; locale: string; templates: Record<string, string> }
+export async function scoreEnv(ctx: Context): Promise<ScoreEnv> {
+  const [site, locale, templates] = await Promise.all([ctx.site(), siteLocale(ctx), loadTemplates(ctx)]);
+  return { site, locale, templates };
 }

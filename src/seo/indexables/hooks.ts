@@ -33,6 +33,12 @@ async function onWrite(ctx: Context, e: WriteEvent): Promise<void> {
   }
 }
 
+const enabled = new WeakSet<Db>();
+
+/** Deployment B: the SEO index is kept, and heads are served, for this database. */
 export function registerSeoIndexing(db: Db): void {
+  enabled.add(db);
   registerWriteHook(db, onWrite);
 }
+
+export const seoEnabled = (db: Db) => enabled.has(db);

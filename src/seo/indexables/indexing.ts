@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { setOption } from '../../site/options.js';
 import {
   CONTENT_SELECT, INDEXED_TAXONOMIES, INDEXED_TYPES, contentColumns, hashPermalink, homeColumns,
-  postArchiveColumns, scoreColumns, systemColumns, termColumns, upsertIndexable, userColumns,
+  postArchiveColumns, scoreColumns, scoreEnv, systemColumns, termColumns, upsertIndexable, userColumns,
 } from './build.js';
 
 /** Objects per indexing call, as the plugin's default. */
@@ -46,10 +46,12 @@ export async function indexPosts(ctx: Context, limit = INDEXING_LIMIT): Promise<
   );
   if (!missing.length) return [];
   const rows = await ctx.prisma.content.findMany({ where: { id: { in: missing.map((m) => Number(m.id)) } }, select: CONTENT_SELECT, orderBy: { id: 'asc' } });
-  const site = await ctx.site();
+  const env = await scoreEnv(ctx);
+  const site = env.site;
   const data = [];
   for (const row of rows) {
-    try { data.push({ ...(await contentColumns(ctx, site, row)), ...(await scoreColumns(ctx, row)) }); } catch (e) { throw new IndexingError('post', row.id, e); }
+    // New rows: no keyphrase yet, so the readability score only.
+    try { data.push({ ...(await contentColumns(ctx, site, row)), ...(await scoreColumns(ctx, row, null, env)) }); } catch (e) { throw new IndexingError('post', row.id, e); }
   }
   // One insert for the batch: the missing rows cannot clash (the unique key guards a concurrent call).
   try { await ctx.prisma.indexable.createMany({ data }); } catch (e) { throw new IndexingError('post', rows[0]?.id ?? null, e); }

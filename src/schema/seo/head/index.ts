@@ -1,0 +1,32 @@
+// seoHead / seoHeadJson on posts and pages: the head the public page prints (src/seo/head), as the
+// SEO plugin adds it to REST records. Null for items an anonymous reader cannot see, and in
+// deployment A (no SEO index there).
+import { builder } from '../../builder.js';
+import { PostRef } from '../../posts/types.js';
+import { PageRef } from '../../pages/types.js';
+import { createContext, type Context } from '../../../context.js';
+import { buildHead, type Head } from '../../../seo/head/head.js';
+import { seoEnabled } from '../../../seo/indexables/hooks.js';
+
+/** One head per item and request, whichever of the two fields asks first. */
+export function itemHead(ctx: Context, id: number): Promise<Head | null> {
+  return ctx.loader<number, Head | null>('seoHead', (ids) => Promise.all(ids.map(async (i) => {
+    if (!seoEnabled(ctx.db)) return null;
+    // As an anonymous reader sees the page, whoever asks.
+    const head = await buildHead(createContext(ctx.db, null, ctx.media), { kind: 'post', id: i });
+    return head.status === 200 ? head : null;
+  }))).load(id);
+}
+
+for (const ref of [PostRef, PageRef]) {
+  builder.objectField(ref, 'seoHead', (t) => t.string({
+    nullable: true,
+    description: 'The SEO head of the public page as HTML (title, meta, link and JSON-LD tags); null when the item is not public or the service keeps no SEO index.',
+    resolve: async (row, _a, ctx) => (await itemHead(ctx, row.id))?.html ?? null,
+  }));
+  builder.objectField(ref, 'seoHeadJson', (t) => t.field({
+    type: 'JSON', nullable: true,
+    description: 'The same head as an object (title, description, robots, canonical, og_*, twitter_*, schema).',
+    resolve: async (row, _a, ctx) => (await itemHead(ctx, row.id))?.json ?? null,
+  }));
+}
