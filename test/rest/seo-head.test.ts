@@ -70,6 +70,7 @@ describe('GET /seo/v1/get_head', () => {
     const crumbs = node(j, 'BreadcrumbList').itemListElement;
     expect(crumbs.map((c: any) => [c.position, c.name, c.item])).toEqual([[1, 'Home', `${SITE}/`], [2, 'Hello Head', undefined]]);
     expect(node(j, 'WebPage').url).toBe(post.link);
+    expect(node(j, 'Person')).toMatchObject({ name: author.name, url: `${SITE}/author/${author.slug}/` });
     // The HTML carries the same values.
     const html: string = res.body.html;
     expect(html).toContain(`<title>Hello Head ${SEP} ${NAME}</title>`);
@@ -100,6 +101,17 @@ describe('GET /seo/v1/get_head', () => {
     const home = await head(`${SITE}/`);
     expect(home.status).toBe(200);
     expect([home.body.json.title, home.body.json.canonical, home.body.json.og_type]).toEqual([`${NAME} ${SEP} ${TAGLINE}`, `${SITE}/`, 'website']);
+    // A static front page: the home URL's head is the page's, even once the home page is indexed.
+    await site.req('POST', '/seo/v1/indexing/general', { as: 'editor' });
+    await setOption(site.db.prisma, 'show_on_front', 'page');
+    await setOption(site.db.prisma, 'page_on_front', page.id);
+    try {
+      const front = await head(`${SITE}/`);
+      expect([front.status, front.body.json.title, front.body.json.canonical]).toEqual([200, `About Us ${SEP} ${NAME}`, page.link]);
+    } finally {
+      await setOption(site.db.prisma, 'show_on_front', 'posts');
+      await setOption(site.db.prisma, 'page_on_front', 0);
+    }
   });
 
   it('an unknown URL, a draft, another host: the 404 head with HTTP 404', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
 import { hashPermalink } from '../../src/seo/indexables/build.js';
+import { expectGqlError } from '../helpers/gql.js';
 
 const REST = `${SITE}/wp-json`;
 let site: TestSite;
@@ -154,6 +155,26 @@ describe('indexing', () => {
     expect([contributor.status, contributor.body.code]).toEqual([403, 'rest_cannot_edit']);
     const none = await site.req('GET', '/seo/v1/item_settings/999999', { as: 'editor' });
     expect([none.status, none.body.code]).toEqual([404, 'rest_post_invalid_id']);
+    // The same through GraphQL.
+    const m = await site.gql('mutation($id: Int!) { updateSeoItemSettings(id: $id, input: { focusKeyphrase: "other", noindex: null }) { focusKeyphrase noindex cornerstone } }', { id: post.id }, { as: 'editor' });
+    expect(m.data?.updateSeoItemSettings).toEqual({ focusKeyphrase: 'other', noindex: null, cornerstone: true });
+    const denied = await site.gql('query($id: Int!) { seoItemSettings(id: $id) { id } }', { id: post.id }, { as: 'author' });
+    expectGqlError(denied, 403, 'rest_cannot_edit');
+  });
+});
+
+describe('indexing failures', () => {
+  it('answer 500 wpseo_error_indexing naming the object that failed', async () => {
+    const b = await createTestSite({ deployment: 'B' });
+    try {
+      const post = await b.createPost({ title: 'Breaks', status: 'publish', content: '<p><a href="https://x.example/">x</a></p>' });
+      // The links table is gone: reading this post's links fails.
+      await b.db.prisma.$executeRawUnsafe('DROP TABLE "SeoLink"');
+      const res = await b.req('POST', '/seo/v1/link-indexing/posts', { as: 'editor' });
+      expect([res.status, res.body.code]).toEqual([500, 'wpseo_error_indexing']);
+      expect(res.body.data).toMatchObject({ status: 500, object_type: 'post', object_id: post.id });
+      expect(typeof res.body.data.stackTrace).toBe('string');
+    } finally { await b.close(); }
   });
 });
 
@@ -169,6 +190,10 @@ describe('deployment A', () => {
       expect(await a.db.prisma.indexable.count()).toBe(0);
       const rec = await a.req('GET', `/core/v2/posts/${post.id}`);
       expect('seo_head' in rec.body).toBe(false);
+      const gql = await a.gql('query($id: Int!) { post(id: $id) { seoHead seoHeadJson } }', { id: post.id }, { as: 'administrator' });
+      expect(gql.data?.post).toEqual({ seoHead: null, seoHeadJson: null });
+      const settings = await a.gql('query($id: Int!) { seoItemSettings(id: $id) { id } }', { id: post.id }, { as: 'administrator' });
+      expectGqlError(settings, 404, 'rest_no_route');
     } finally { await a.close(); }
   });
 });

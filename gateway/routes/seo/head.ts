@@ -1,7 +1,8 @@
 // seo/v1 head and indexing routes: get_head (the head of any URL of the site, public), the
 // indexing loop that fills the Indexable table a batch per call (edit_posts), link indexing, and
-// per-item SEO settings for editors. None is a GraphQL operation: they read and write the SEO
-// index through src/seo, as the plugin's routes call its actions.
+// per-item SEO settings for editors (GraphQL operations in operations/seo-head.graphql). The head
+// and indexing routes call src/seo directly, as the plugin's routes call its actions: their
+// answers are the plugin's shapes, nothing a GraphQL client would ask for.
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry } from '../../types.js';
 import type { SeoRouteOptions } from './index.js';
 import { WpError } from '../../errors.js';
@@ -13,7 +14,6 @@ import {
   INDEXING_LIMIT, IndexingError, indexGeneral, indexPostTypeArchives, indexPosts, indexTerms, linkPosts, linkTerms,
   setIndexingState, type IndexedObject,
 } from '../../../src/seo/indexables/indexing.js';
-import { itemSettings, updateItemSettings, type ItemSettingsInput } from '../../../src/seo/indexables/settings.js';
 import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
 
@@ -87,19 +87,25 @@ const settingsArgs = {
   cornerstone: { description: 'Whether the item is cornerstone content.', type: 'boolean' },
 } satisfies Record<string, ArgDef>;
 
-function settingsInput(p: Record<string, unknown>): ItemSettingsInput {
-  const s = (v: unknown) => (v === undefined ? undefined : String(v));
-  return {
-    focusKeyphrase: s(p.focus_keyphrase), title: s(p.title), description: s(p.meta_description), canonical: s(p.canonical),
-    noindex: p.noindex === undefined ? undefined : (p.noindex as boolean | null), cornerstone: p.cornerstone === undefined ? undefined : Boolean(p.cornerstone),
-  };
+/** REST names to the GraphQL input; an absent field stays absent, `noindex: null` is sent as null. */
+function settingsInput(p: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const names: [string, string][] = [['focus_keyphrase', 'focusKeyphrase'], ['title', 'title'], ['meta_description', 'metaDescription'], ['canonical', 'canonical'], ['noindex', 'noindex'], ['cornerstone', 'cornerstone']];
+  for (const [rest, gql] of names) if (p[rest] !== undefined) input[gql] = p[rest];
+  return input;
 }
 
 const settingsRoute: RouteEntry = {
   namespace: NS, pattern: `/${NS}/item_settings/(?P<id>[\\d]+)`,
   endpoints: [
-    { methods: ['GET'], permission: 'edit_posts', args: { id: idArg }, async handler(req) { return { status: 200, body: await itemSettings(req.ctx, Number(req.params.id)) }; } },
-    { methods: ['POST', 'PUT', 'PATCH'], permission: 'edit_posts', args: settingsArgs, async handler(req) { return { status: 200, body: await updateItemSettings(req.ctx, Number(req.params.id), settingsInput(req.params)) }; } },
+    {
+      methods: ['GET'], permission: 'edit_posts', operation: 'SeoItemSettingsGet', args: { id: idArg },
+      async handler(req) { return { status: 200, body: (await req.run(undefined, { id: Number(req.params.id) })).seoItemSettings }; },
+    },
+    {
+      methods: ['POST', 'PUT', 'PATCH'], permission: 'edit_posts', operation: 'SeoItemSettingsUpdate', args: settingsArgs,
+      async handler(req) { return { status: 200, body: (await req.run(undefined, { id: Number(req.params.id), input: settingsInput(req.params) })).updateSeoItemSettings }; },
+    },
   ],
 };
 

@@ -7,6 +7,7 @@ import { escHtml } from '../../content/escape.js';
 import { renderExcerpt, renderTitle, stripAllTags } from '../../content/render.js';
 import { ATTACHED_FILE, attachmentMeta, mediaMetaSelect, metaValue } from '../../media/metadata.js';
 import { getSiteRepresentation } from '../site/options.js';
+import { authorLink } from '../../schema/users/service.js';
 import { CONTENT_SELECT, contentColumns, homeColumns, readingMinutes, termColumns, userColumns, wordCount } from '../indexables/build.js';
 import { loadTemplates, replaceVars, siteLocale, type TemplateVars } from './templates.js';
 
@@ -113,7 +114,7 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
   };
 
   if (target.kind === 'post') {
-    const row = await ctx.prisma.content.findUnique({ where: { id: target.id }, select: { ...CONTENT_SELECT, excerpt: true, author: { select: { id: true, displayName: true } }, terms: { select: { taxonomy: true, term: { select: { name: true } } }, orderBy: { termOrder: 'asc' } } } });
+    const row = await ctx.prisma.content.findUnique({ where: { id: target.id }, select: { ...CONTENT_SELECT, excerpt: true, author: { select: { id: true, displayName: true, slug: true } }, terms: { select: { taxonomy: true, term: { select: { name: true } } }, orderBy: { termOrder: 'asc' } } } });
     if (!row || !['post', 'page'].includes(row.type) || row.status !== 'publish') notFound();
     else {
       const idx = await ctx.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'post', objectId: row.id } } });
@@ -148,7 +149,7 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
           ...(categories.length ? { articleSection: categories } : {}),
           inLanguage: lang.replace('_', '-'),
         };
-        graph.push({ '@type': 'Person', '@id': personId(site, row.author.id), name: row.author.displayName, url: `${site.home}/author/` });
+        graph.push({ '@type': 'Person', '@id': personId(site, row.author.id), name: row.author.displayName, url: authorLink(site, row.author.slug) });
       }
       const dates = { datePublished: iso(row.dateGmt), dateModified: iso(row.modifiedGmt) };
       Object.assign(json, { _dates: dates });

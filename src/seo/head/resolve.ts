@@ -15,7 +15,9 @@ export async function targetOfUrl(
     where: { permalinkHash: hashPermalink(clean.toString()), objectType: { in: ['post', 'term', 'user', 'home-page'] } },
     select: { objectType: true, objectId: true, isPublic: true, postStatus: true },
   });
-  if (hit?.objectType === 'home-page') return { kind: 'home' };
+  // With a static front page the home URL is that page's (the resolver below finds it).
+  const staticFront = site.showOnFront === 'page' && site.pageOnFront > 0;
+  if (hit?.objectType === 'home-page' && !staticFront) return { kind: 'home' };
   if (hit && hit.objectId !== null && (hit.objectType !== 'post' || hit.postStatus === 'publish')) {
     return { kind: hit.objectType as 'post' | 'term' | 'user', id: hit.objectId };
   }

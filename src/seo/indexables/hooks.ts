@@ -37,8 +37,11 @@ const enabled = new WeakSet<Db>();
 
 /** Deployment B: the SEO index is kept, and heads are served, for this database. */
 export function registerSeoIndexing(db: Db): void {
+  if (enabled.has(db)) return;
   enabled.add(db);
-  registerWriteHook(db, onWrite);
+  // The write has committed: a failure here leaves one row stale (the next save or a rebuild mends
+  // it) and must not turn the caller's successful write into an error.
+  registerWriteHook(db, (ctx, e) => onWrite(ctx, e).catch((err) => console.error(`seo index after ${e.object} ${e.id} ${e.action}:`, err)));
 }
 
 export const seoEnabled = (db: Db) => enabled.has(db);

@@ -30,3 +30,4 @@ for (const ref of [PostRef, PageRef]) {
     resolve: async (row, _a, ctx) => (await itemHead(ctx, row.id))?.json ?? null,
   }));
 }
+import './settings.js';
