@@ -114,6 +114,19 @@ describe('GET /seo/v1/get_head', () => {
     }
   });
 
+  it('an author archive and a tag archive', async () => {
+    const res = await head(`${SITE}/author/${author.slug}/`);
+    expect(res.status).toBe(200);
+    const j = res.body.json;
+    expect([j.title, j.og_type, j.canonical]).toEqual([`${author.name}, Author at ${NAME}`, 'profile', `${SITE}/author/${author.slug}/`]);
+    expect(graphTypes(j)).toContain('ProfilePage');
+    const tag = await site.createTerm('tags', { name: 'Tagged Thing' });
+    const t = await head(tag.link);
+    expect([t.status, t.body.json.title]).toEqual([200, `Tagged Thing Archives ${SEP} ${NAME}`]);
+    const none = await head(`${SITE}/tag/no-such-tag/`);
+    expect(none.status).toBe(404);
+  });
+
   it('an unknown URL, a draft, another host: the 404 head with HTTP 404', async () => {
     for (const url of [`${SITE}/no-such-thing/`, draft.link, 'https://elsewhere.example/hello-head/']) {
       const res = await head(url);

@@ -121,6 +121,21 @@ describe('indexing', () => {
     expect((await crow())?.permalink).toBe(`${SITE}/category/seo-cat-2/`);
     await site.req('DELETE', `/core/v2/categories/${cat.id}?force=true`, { as: 'administrator' });
     expect(await crow()).toBeNull();
+
+    // Users: a first published post makes the author's row; a rename refreshes it; a delete removes it.
+    const writer = await site.createUser({ username: 'seo-writer', role: 'author', name: 'Seo Writer' }, 'administrator');
+    const urow = () => site.db.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'user', objectId: writer.id } } });
+    expect(await urow()).toBeNull();
+    const own = await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: 'By the writer', status: 'publish', author: writer.id } });
+    expect(own.status).toBe(201);
+    expect((await urow())?.permalink).toBe(`${SITE}/author/${writer.slug}/`);
+    await site.req('POST', `/core/v2/users/${writer.id}`, { as: 'administrator', json: { name: 'Renamed Writer' } });
+    expect((await urow())?.breadcrumbTitle).toBe('Renamed Writer');
+    const gone = await site.req('DELETE', `/core/v2/users/${writer.id}?force=true&reassign=${site.users.administrator.id}`, { as: 'administrator' });
+    expect(gone.status).toBe(200);
+    expect(await urow()).toBeNull();
+    const moved = await site.db.prisma.indexable.findUniqueOrThrow({ where: { objectType_objectId: { objectType: 'post', objectId: own.body.id } } });
+    expect(moved.authorId).toBe(site.users.administrator.id);
   });
 
   it('refuses callers without edit_posts: 401 anonymous, 403 subscriber', async () => {

@@ -16,7 +16,12 @@ async function onWrite(ctx: Context, e: WriteEvent): Promise<void> {
       return;
     }
     await refreshContentIndexable(ctx, e.id);
-    const row = await ctx.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'post', objectId: e.id } }, select: { id: true, linkCount: true } });
+    const row = await ctx.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'post', objectId: e.id } }, select: { id: true, linkCount: true, objectSubType: true, postStatus: true, authorId: true } });
+    // An author's first published post makes their archive (and its row).
+    if (row?.objectSubType === 'post' && row.postStatus === 'publish' && row.authorId
+      && !(await ctx.prisma.indexable.count({ where: { objectType: 'user', objectId: row.authorId } }))) {
+      await refreshUserIndexable(ctx, row.authorId);
+    }
     if (row && row.linkCount !== null) {
       const content = await ctx.prisma.content.findUnique({ where: { id: e.id }, select: { content: true } });
       await recountIncoming(ctx, await storeLinks(ctx, row.id, content?.content ?? ''));
