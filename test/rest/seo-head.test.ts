@@ -171,6 +171,13 @@ describe('seo_head fields and the public pages', () => {
     expect(pageRec.body.seo_head_json.title).toBe(`About Us ${SEP} ${NAME}`);
     const d = await site.req('GET', `/core/v2/posts/${draft.id}?context=edit`, { as: 'administrator' });
     expect([d.body.seo_head, d.body.seo_head_json]).toEqual([null, null]);
+    const catRec = await site.req('GET', `/core/v2/categories/${cat.id}`);
+    expect(catRec.body.seo_head_json).toEqual((await head(cat.link)).body.json);
+    const userRec = await site.req('GET', `/core/v2/users/${author.id}`);
+    expect(userRec.body.seo_head_json).toEqual((await head(`${SITE}/author/${author.slug}/`)).body.json);
+    // A user without a published post has no archive, so no head.
+    const sub = await site.req('GET', `/core/v2/users/${site.users.subscriber.id}`, { as: 'administrator' });
+    expect([sub.status, sub.body.seo_head, sub.body.seo_head_json]).toEqual([200, null, null]);
     const gql = await site.gql(`query($id: Int!) { post(id: $id) { seoHead seoHeadJson } }`, { id: post.id });
     expect(gql.data?.post).toEqual({ seoHead: h.body.html, seoHeadJson: h.body.json });
   });

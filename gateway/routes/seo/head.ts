@@ -125,15 +125,20 @@ export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
   ];
 }
 
-const ITEM_ROUTES = ['/core/v2/posts/(?P<id>[\\d]+)', '/core/v2/pages/(?P<id>[\\d]+)'];
+const ITEM_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
+  '/core/v2/posts/(?P<id>[\\d]+)': 'post', '/core/v2/pages/(?P<id>[\\d]+)': 'post',
+  '/core/v2/categories/(?P<id>[\\d]+)': 'term', '/core/v2/tags/(?P<id>[\\d]+)': 'term',
+  '/core/v2/users/(?P<id>[\\d]+)': 'user', '/core/v2/users/me': 'user',
+};
 
 /**
- * Deployment B: a single post or page read (GET) also carries `seo_head` (HTML) and
- * `seo_head_json`, null for items an anonymous reader cannot see, as the plugin's REST field.
+ * Deployment B: a single post, page, category, tag or user read (GET) also carries `seo_head`
+ * (HTML) and `seo_head_json`, null for what an anonymous reader cannot see, as the plugin's REST field.
  * Lists do not: a head costs several statements per item, and lists keep their statement count.
  */
 export function addSeoHeadFields(table: RouteEntry[]): void {
-  for (const route of table.filter((r) => ITEM_ROUTES.includes(r.pattern))) {
+  for (const route of table.filter((r) => r.pattern in ITEM_ROUTES)) {
+    const kind = ITEM_ROUTES[route.pattern];
     const schema = route.schema;
     if (schema) {
       route.schema = () => {
@@ -150,7 +155,7 @@ export function addSeoHeadFields(table: RouteEntry[]): void {
         const result = await e.handler(req);
         if (result.status !== 200 || !result.body || typeof result.body !== 'object') return result;
         const body = result.body as Record<string, unknown>;
-        const head = await itemHead(req.ctx, Number(body.id));
+        const head = await itemHead(req.ctx, Number(body.id), kind);
         return { ...result, body: { ...body, seo_head: head?.html ?? null, seo_head_json: head?.json ?? null } };
       },
     }));

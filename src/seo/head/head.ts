@@ -171,7 +171,9 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
     }
   } else if (target.kind === 'user') {
     const user = await ctx.prisma.user.findUnique({ where: { id: target.id }, select: { id: true, slug: true, displayName: true, description: true } });
-    if (!user) notFound();
+    // As WordPress: an author archive without a published post is not found.
+    const posts = user ? await ctx.prisma.content.count({ where: { authorId: user.id, type: 'post', status: 'publish' }, take: 1 }) : 0;
+    if (!user || !posts) notFound();
     else {
       const idx = await ctx.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'user', objectId: user.id } } });
       override = idx;
