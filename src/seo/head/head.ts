@@ -109,7 +109,7 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
 
   const notFound = () => {
     status = 404; noindex = true; url = null;
-    title = replaceVars(tpl['title-404-wpseo'], base);
+    title = replaceVars(tpl['title-404'], base);
     trail = [{ name: 'Home', item: home }, { name: 'Error 404: Page not found' }];
   };
 
@@ -179,8 +179,8 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
       override = idx;
       url = (idx ?? userColumns(site, user)).permalink!;
       const vars: TemplateVars = { ...base, name: user.displayName, user_description: user.description };
-      title = replaceVars(idx?.title ?? tpl['title-author-wpseo'], vars);
-      description = replaceVars(idx?.description ?? tpl['metadesc-author-wpseo'] ?? '', vars);
+      title = replaceVars(idx?.title ?? tpl['title-author'], vars);
+      description = replaceVars(idx?.description ?? tpl['metadesc-author'] ?? '', vars);
       noindex = idx?.isRobotsNoindex === true;
       ogType = 'profile'; pageType = 'ProfilePage'; name = title;
       trail = [{ name: 'Home', item: home }, { name: `Archives for ${user.displayName}` }];
@@ -190,8 +190,8 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
     const idx = await ctx.prisma.indexable.findFirst({ where: { objectType: 'home-page', objectId: null } });
     override = idx;
     url = (idx ?? homeColumns(site)).permalink!;
-    title = replaceVars(idx?.title ?? tpl['title-home-wpseo'], base);
-    description = replaceVars(idx?.description ?? tpl['metadesc-home-wpseo'] ?? '', base);
+    title = replaceVars(idx?.title ?? tpl['title-home'], base);
+    description = replaceVars(idx?.description ?? tpl['metadesc-home'] ?? '', base);
     noindex = idx?.isRobotsNoindex === true;
     pageType = 'CollectionPage'; name = title;
     trail = [{ name: 'Home' }];
