@@ -182,16 +182,37 @@ describe('seo_head fields and the public pages', () => {
     expect(gql.data?.post).toEqual({ seoHead: h.body.html, seoHeadJson: h.body.json });
   });
 
-  it('lists carry no head and cost no more statements', async () => {
+  it('lists carry the same heads as single reads, at a fixed statement count', async () => {
+    for (let i = 0; i < 6; i++) await site.createPost({ title: `Listed ${i}`, status: 'publish' });
+    const list = await site.req('GET', '/core/v2/posts?per_page=3');
+    expect(list.status).toBe(200);
+    for (const item of list.body) {
+      const single = await site.req('GET', `/core/v2/posts/${item.id}`);
+      expect(item.seo_head_json).toEqual(single.body.seo_head_json);
+      expect(item.seo_head).toBe(single.body.seo_head);
+      expect(item.seo_head_json.og_url).toBe(item.link);
+    }
+    const cost = async (perPage: number) => {
+      const before = site.db.statements;
+      const res = await site.req('GET', `/core/v2/posts?per_page=${perPage}&order=asc`, { as: 'editor' });
+      expect(res.body.filter((p: { seo_head: string | null }) => p.seo_head).length).toBe(perPage);
+      return site.db.statements - before;
+    };
+    expect(await cost(6)).toBe(await cost(2));
+  });
+
+  it('builds no head when _fields leaves both out: the same statements as deployment A', async () => {
+    // Each site answers one list first, so both measure with their settings already read.
+    await site.req('GET', '/core/v2/posts?per_page=4&_fields=id');
     const before = site.db.statements;
     const list = await site.req('GET', '/core/v2/posts?per_page=5&_fields=id');
     const used = site.db.statements - before;
     expect(list.status).toBe(200);
     expect(list.body[0].seo_head).toBeUndefined();
-    // The same list as deployment A runs it: no statement is added for the head.
     const a = await createTestSite();
     try {
-      for (let i = 0; i < 3; i++) await a.createPost({ title: `A ${i}`, status: 'publish' });
+      for (let i = 0; i < 5; i++) await a.createPost({ title: `A ${i}`, status: 'publish' });
+      await a.req('GET', '/core/v2/posts?per_page=4&_fields=id');
       const b0 = a.db.statements;
       await a.req('GET', '/core/v2/posts?per_page=5&_fields=id');
       expect(used).toBe(a.db.statements - b0);

@@ -16,6 +16,7 @@ import {
 } from '../../../src/seo/indexables/indexing.js';
 import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
+import { parseFieldsParam } from '../../shape/fields.js';
 
 const NS = 'seo/v1';
 
@@ -125,35 +126,63 @@ export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
   ];
 }
 
+const LIST_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
+  '/core/v2/posts': 'post', '/core/v2/pages': 'post', '/core/v2/categories': 'term', '/core/v2/tags': 'term', '/core/v2/users': 'user',
+};
 const ITEM_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
   '/core/v2/posts/(?P<id>[\\d]+)': 'post', '/core/v2/pages/(?P<id>[\\d]+)': 'post',
   '/core/v2/categories/(?P<id>[\\d]+)': 'term', '/core/v2/tags/(?P<id>[\\d]+)': 'term',
   '/core/v2/users/(?P<id>[\\d]+)': 'user', '/core/v2/users/me': 'user',
 };
 
+/** The two fields in the route's item schema. */
+function addHeadSchema(route: RouteEntry): void {
+  const schema = route.schema;
+  if (!schema) return;
+  route.schema = () => {
+    const s = schema();
+    const properties = { ...(s.properties as Record<string, unknown>) };
+    properties.seo_head = { description: 'The SEO head of the public page as HTML.', type: ['string', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
+    properties.seo_head_json = { description: 'The SEO head of the public page as an object.', type: ['object', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
+    return { ...s, properties };
+  };
+}
+
+/** Whether the answer will show a head field (`_fields` may leave both out: then none is built). */
+function wantsHead(req: GatewayRequest): boolean {
+  const fields = parseFieldsParam(req.query.get('_fields') ?? undefined);
+  return !fields || fields.some((f) => f === 'seo_head' || f === 'seo_head_json');
+}
+
 /**
- * Deployment B: a single post, page, category, tag or user read (GET) also carries `seo_head`
- * (HTML) and `seo_head_json`, null for what an anonymous reader cannot see, as the plugin's REST field.
- * Lists do not: a head costs several statements per item, and lists keep their statement count.
+ * Deployment B: posts, pages, categories, tags and users, in lists and single reads (GET), also
+ * carry `seo_head` (HTML) and `seo_head_json`, null for what an anonymous reader cannot see, as
+ * the plugin's REST field. The heads of a list are built together: their reads are batched, so a
+ * list costs a fixed number of statements more than without heads, whatever its length.
  */
 export function addSeoHeadFields(table: RouteEntry[]): void {
-  for (const route of table.filter((r) => r.pattern in ITEM_ROUTES)) {
-    const kind = ITEM_ROUTES[route.pattern];
-    const schema = route.schema;
-    if (schema) {
-      route.schema = () => {
-        const s = schema();
-        const properties = { ...(s.properties as Record<string, unknown>) };
-        properties.seo_head = { description: 'The SEO head of the public page as HTML.', type: ['string', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
-        properties.seo_head_json = { description: 'The SEO head of the public page as an object.', type: ['object', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
-        return { ...s, properties };
-      };
-    }
+  for (const route of table.filter((r) => r.pattern in LIST_ROUTES)) {
+    const kind = LIST_ROUTES[route.pattern];
+    addHeadSchema(route);
     route.endpoints = route.endpoints.map((e) => (!e.methods.includes('GET') ? e : {
       ...e,
       async handler(req) {
         const result = await e.handler(req);
-        if (result.status !== 200 || !result.body || typeof result.body !== 'object') return result;
+        if (result.status !== 200 || !Array.isArray(result.body) || !wantsHead(req)) return result;
+        const items = result.body as Record<string, unknown>[];
+        const heads = await Promise.all(items.map((item) => (typeof item.id === 'number' ? itemHead(req.ctx, item.id, kind) : null)));
+        return { ...result, body: items.map((item, i) => ({ ...item, seo_head: heads[i]?.html ?? null, seo_head_json: heads[i]?.json ?? null })) };
+      },
+    }));
+  }
+  for (const route of table.filter((r) => r.pattern in ITEM_ROUTES)) {
+    const kind = ITEM_ROUTES[route.pattern];
+    addHeadSchema(route);
+    route.endpoints = route.endpoints.map((e) => (!e.methods.includes('GET') ? e : {
+      ...e,
+      async handler(req) {
+        const result = await e.handler(req);
+        if (result.status !== 200 || !result.body || typeof result.body !== 'object' || !wantsHead(req)) return result;
         const body = result.body as Record<string, unknown>;
         const head = await itemHead(req.ctx, Number(body.id), kind);
         return { ...result, body: { ...body, seo_head: head?.html ?? null, seo_head_json: head?.json ?? null } };
