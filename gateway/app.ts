@@ -22,6 +22,7 @@ import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
 import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
+import { createApiDocs } from './openapi/serve.js';
 
 /** Where the files of local storage are served (the storage's public URLs point here). */
 export const UPLOADS_PATH = '/wp-content/uploads/';
@@ -55,6 +56,8 @@ export function createApp(config: Config, db: Db) {
     restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
   });
   const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache, media });
+  /** The OpenAPI document and the reference page, beside the route table (gateway/openapi/). */
+  const apiDocs = createApiDocs(table, { siteUrl: config.siteUrl, restPrefix: config.restPrefix, namespaces: namespacesFor(config.deployment), deployment: config.deployment });
 
   const yoga = createYoga({
     schema,
@@ -84,6 +87,10 @@ export function createApp(config: Config, db: Db) {
     const url = new URL(request.url);
     if (url.pathname === '/graphql') return yoga.fetch(request);
     if (isAdmin(url)) return admin(request, ip);
+    if (apiDocs.claims(request.method, url)) {
+      const out = apiDocs.serve(request.method, url);
+      return new Response(out.body === '' ? null : new Uint8Array(Buffer.from(out.body)), { status: out.status, headers: out.headers });
+    }
     if (isUpload(url)) {
       const out = await serveUpload(url, request.method, request.headers);
       return new Response(out.body ? (Readable.toWeb(out.body as Readable) as ReadableStream) : null, { status: out.status, headers: out.headers });
@@ -108,7 +115,7 @@ export function createApp(config: Config, db: Db) {
   };
 
   return {
-    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload,
+    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     root: dispatcher.root,

@@ -82,6 +82,10 @@ export function createHttpServer(app: App): Server {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/graphql') return void app.yoga(req, res);
     if (app.isAdmin(url)) return void serveAdmin(app, req, res);
+    if (app.apiDocs.claims(req.method ?? 'GET', url)) {
+      const out = app.apiDocs.serve(req.method ?? 'GET', url);
+      return void res.writeHead(out.status, out.headers).end(out.body);
+    }
     if (app.isUpload(url)) return void serveUploadFile(app, url, req, res);
     if (!app.isRest(url)) return void serveSite(app, req, res);
     if (inFlight >= limit) {

@@ -1,0 +1,269 @@
+// The OpenAPI document ({prefix}/openapi.json) and the reference page ({prefix}/reference).
+// What the document must hold is computed here from the route table and the routes' item
+// schemas, never read back from the document itself.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
+import { compilePattern } from '../../gateway/dispatch.js';
+import type { Endpoint, Method, RouteEntry } from '../../gateway/types.js';
+
+const require = createRequire(import.meta.url);
+const RENDERER = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** A named group of a WordPress pattern, one level of nested groups allowed. */
+const GROUP = /\(\?P<(\w+)>((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*)\)/g;
+/** The OpenAPI path of a pattern, and each placeholder's regular expression. */
+function expected(pattern: string): { path: string; groups: Record<string, string> } {
+  const groups: Record<string, string> = {};
+  const path = pattern.replace(GROUP, (_m, name: string, regex: string) => { groups[name] = regex; return `{${name}}`; }).replace(/\\(.)/g, '$1');
+  return { path, groups };
+}
+
+/** Per OpenAPI path and method, the endpoint that answers it: the first route of the table that has the method. */
+function operationsOf(table: RouteEntry[]): Map<string, { route: RouteEntry; endpoint: Endpoint; method: Method }> {
+  const out = new Map<string, { route: RouteEntry; endpoint: Endpoint; method: Method }>();
+  for (const route of table) {
+    for (const endpoint of route.endpoints) {
+      for (const method of endpoint.methods) {
+        const key = `${method} ${expected(route.pattern).path}`;
+        if (!out.has(key)) out.set(key, { route, endpoint, method });
+      }
+    }
+  }
+  return out;
+}
+
+type Doc = Record<string, any>;
+const deref = (doc: Doc, node: any): any => {
+  if (!node?.$ref) return node;
+  return deref(doc, (node.$ref as string).replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], doc));
+};
+
+describe('OpenAPI document', () => {
+  let b: TestSite;
+  let a: TestSite;
+  let docB: Doc;
+  let docA: Doc;
+
+  beforeAll(async () => {
+    b = await createTestSite({ deployment: 'B' });
+    a = await createTestSite({ deployment: 'A' });
+    const resB = await b.req('GET', '/openapi.json');
+    expect(resB.status).toBe(200);
+    expect(resB.headers.get('content-type')).toMatch(/^application\/json/);
+    docB = resB.body;
+    const resA = await a.req('GET', '/openapi.json');
+    expect(resA.status).toBe(200);
+    docA = resA.body;
+  });
+  afterAll(async () => { await b?.close(); await a?.close(); });
+
+  it('is a valid OpenAPI 3.1 document, for both deployments', async () => {
+    for (const doc of [docA, docB]) {
+      expect(doc.openapi).toMatch(/^3\.1\./);
+      const result = await new Validator().validate(doc);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+    }
+  });
+
+  it('names the site as its server', () => {
+    expect(docB.servers.map((s: any) => s.url)).toEqual([`${SITE}/wp-json`]);
+  });
+
+  it('has every route and method of the table, with the pattern placeholders as path parameters', () => {
+    for (const [site, doc] of [[a, docA], [b, docB]] as const) {
+      for (const route of site.app.table) {
+        const { path, groups } = expected(route.pattern);
+        expect(doc.paths, route.pattern).toHaveProperty([path]);
+        for (const method of route.endpoints.flatMap((e) => e.methods)) {
+          const op = doc.paths[path][method.toLowerCase()];
+          expect(op, `${method} ${route.pattern}`).toBeDefined();
+          const inPath = (op.parameters ?? []).filter((p: any) => p.in === 'path');
+          expect(Object.fromEntries(inPath.map((p: any) => [p.name, p.schema.pattern])), `${method} ${route.pattern}`)
+            .toEqual(Object.fromEntries(Object.entries(groups).map(([name, regex]) => [name, `^${regex}$`])));
+          for (const p of inPath) expect(p.required).toBe(true);
+        }
+      }
+      // Nothing else: one path per distinct pattern.
+      expect(Object.keys(doc.paths).sort()).toEqual([...new Set(site.app.table.map((r) => expected(r.pattern).path))].sort());
+    }
+  });
+
+  it('converts a placeholder as WordPress writes it', () => {
+    expect(docB.paths).toHaveProperty(['/core/v2/posts/{id}']);
+    const id = docB.paths['/core/v2/posts/{id}'].get.parameters.find((p: any) => p.name === 'id');
+    expect(id).toMatchObject({ in: 'path', required: true, schema: { pattern: '^[\\d]+$' } });
+    expect(new RegExp(id.schema.pattern).test('12')).toBe(true);
+    expect(new RegExp(id.schema.pattern).test('12a')).toBe(false);
+  });
+
+  it('has every declared arg: a path or query parameter for GET and DELETE, a body property for writes', () => {
+    for (const [site, doc] of [[a, docA], [b, docB]] as const) {
+      for (const [key, { route, endpoint, method }] of operationsOf(site.app.table)) {
+        const op = doc.paths[expected(route.pattern).path][method.toLowerCase()];
+        const groups = Object.keys(expected(route.pattern).groups);
+        const params = op.parameters ?? [];
+        for (const [name, arg] of Object.entries(endpoint.args)) {
+          if (groups.includes(name)) {
+            expect(params.find((p: any) => p.in === 'path' && p.name === name), `${key} ${name}`).toBeDefined();
+          } else if (method === 'GET' || method === 'DELETE') {
+            const param = params.find((p: any) => p.in === 'query' && p.name === name);
+            expect(param, `${key} ${name}`).toBeDefined();
+            expect(param.required, `${key} ${name}`).toBe(arg.required === true);
+            if (arg.enum) expect(param.schema.enum, `${key} ${name}`).toEqual(arg.enum);
+            if (arg.default !== undefined) expect(param.schema.default, `${key} ${name}`).toEqual(arg.default);
+            if (typeof arg.type === 'string') expect(param.schema.type, `${key} ${name}`).toBe(arg.type);
+          } else {
+            const content = op.requestBody?.content ?? {};
+            const type = endpoint.upload ? 'multipart/form-data' : 'application/json';
+            const body = deref(doc, content[type]?.schema);
+            expect(body?.properties, `${key} ${type}`).toHaveProperty([name]);
+            const prop = body.properties[name];
+            if (arg.enum) expect(prop.enum, `${key} ${name}`).toEqual(arg.enum);
+            if (typeof arg.type === 'string') expect(prop.type, `${key} ${name}`).toBe(arg.type);
+            expect((body.required ?? []).includes(name), `${key} ${name} required`).toBe(arg.required === true);
+          }
+        }
+      }
+    }
+  });
+
+  it('takes uploads as a multipart form or a raw body, and a contact form post as JSON or multipart', () => {
+    const upload = docB.paths['/core/v2/media'].post.requestBody.content;
+    expect(Object.keys(upload).sort()).toEqual(['application/octet-stream', 'multipart/form-data']);
+    expect(upload['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string' });
+    const feedback = docB.paths['/forms/v1/contact-forms/{id}/feedback'].post.requestBody.content;
+    expect(Object.keys(feedback)).toEqual(expect.arrayContaining(['application/json', 'multipart/form-data']));
+  });
+
+  it('marks public endpoints as needing no credentials, and asks Basic (application passwords) of the others', () => {
+    expect(docB.components.securitySchemes.applicationPassword).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(docB.security).toEqual([{ applicationPassword: [] }]);
+    let publicOnes = 0;
+    for (const [key, { route, endpoint, method }] of operationsOf(b.app.table)) {
+      const op = docB.paths[expected(route.pattern).path][method.toLowerCase()];
+      if (endpoint.permission === 'public') {
+        publicOnes++;
+        expect(op.security, key).toEqual([{}, { applicationPassword: [] }]);
+      } else {
+        expect(op.security, key).toBeUndefined();
+        expect(op['x-permission'], key).toBe(endpoint.permission);
+        expect(op.responses, key).toHaveProperty(['403']);
+      }
+    }
+    expect(publicOnes).toBeGreaterThan(5);
+  });
+
+  it('answers each view of an item schema: the properties of that context, as OPTIONS prints the schema', () => {
+    const route = b.app.table.find((r) => r.pattern === '/core/v2/posts')!;
+    const schema = route.schema!() as { properties: Record<string, { context?: string[] }> };
+    const inView = (c: string) => Object.entries(schema.properties).filter(([, p]) => !p.context || p.context.includes(c)).map(([k]) => k).sort();
+    const list = docB.paths['/core/v2/posts'].get.responses['200'].content['application/json'].schema;
+    expect(list.type).toBe('array');
+    const refs: string[] = list.items.anyOf.map((x: any) => x.$ref);
+    expect(refs).toHaveLength(3);
+    for (const context of ['view', 'edit', 'embed']) {
+      const view = deref(docB, { $ref: refs.find((r) => r.endsWith(`.${context}`)) });
+      expect(Object.keys(view.properties).sort(), context).toEqual(inView(context));
+    }
+    expect(inView('edit').length).toBeGreaterThan(inView('embed').length);
+    // A write answers the edit view; a create is a 201.
+    const created = docB.paths['/core/v2/posts'].post.responses['201'].content['application/json'].schema;
+    expect(Object.keys(deref(docB, created).properties).sort()).toEqual(inView('edit'));
+    // A single item is not a list.
+    const one = docB.paths['/core/v2/posts/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(one.anyOf).toHaveLength(3);
+  });
+
+  it('describes the WordPress error body, and it is what an error answers', async () => {
+    const error = docB.components.schemas.WP_Error;
+    expect(error.required).toEqual(['code', 'message', 'data']);
+    expect(error.properties.data.required).toEqual(['status']);
+    for (const status of ['400', '401', '403', '404']) {
+      const response = deref(docB, docB.paths['/core/v2/posts/{id}'].delete.responses[status]);
+      expect(response.content['application/json'].schema, status).toEqual({ $ref: '#/components/schemas/WP_Error' });
+    }
+    const res = await b.req('GET', '/core/v2/posts/999999');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('rest_post_invalid_id');
+    for (const key of error.required) expect(res.body).toHaveProperty([key]);
+    expect(Object.keys(res.body).every((k) => k in error.properties)).toBe(true);
+    expect(res.body.data.status).toBe(404);
+  });
+
+  it('tags operations by namespace; seo/v1 only in deployment B', () => {
+    const seoRoutes = b.app.table.filter((r) => r.namespace === 'seo/v1');
+    expect(seoRoutes.length).toBeGreaterThan(10);
+    for (const route of seoRoutes) {
+      for (const op of Object.values(docB.paths[expected(route.pattern).path]) as any[]) expect(op.tags, route.pattern).toEqual(['seo/v1']);
+    }
+    expect(docB.tags.map((t: any) => t.name)).toContain('seo/v1');
+    expect(Object.keys(docA.paths).filter((p) => p.startsWith('/seo/'))).toEqual([]);
+    expect(docA.tags.map((t: any) => t.name)).not.toContain('seo/v1');
+    expect(docA.paths['/core/v2/posts'].get.tags).toEqual(['core/v2']);
+  });
+
+  it('is the same document on every request (built once per process)', async () => {
+    const again = await b.req('GET', '/openapi.json');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(docB);
+    expect(b.app.apiDocs.document()).toEqual(docB);
+  });
+
+  it('lives beside the route table: no route matches its addresses, and other methods are no route', async () => {
+    for (const path of ['/openapi.json', '/reference', '/reference/swagger-ui-bundle.js']) {
+      expect(b.app.table.filter((r) => compilePattern(r.pattern).test(path)).map((r) => r.pattern), path).toEqual([]);
+    }
+    const index = await b.req('GET', '/');
+    expect(Object.keys(index.body.routes)).not.toContain('/openapi.json');
+    const post = await b.req('POST', '/openapi.json', { json: {} });
+    expect(post.status).toBe(404);
+    expect(post.body.code).toBe('rest_no_route');
+  });
+});
+
+describe('API reference page', () => {
+  let site: TestSite;
+  beforeAll(async () => { site = await createTestSite(); });
+  afterAll(async () => { await site?.close(); });
+
+  it('answers HTML that loads the renderer served here and points it at the document', async () => {
+    const res = await site.req('GET', '/reference');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toContain('<script src="/wp-json/reference/swagger-ui-bundle.js"></script>');
+    expect(res.text).toContain('<script src="/wp-json/reference/reference.js"></script>');
+    expect(res.text).toContain('href="/wp-json/reference/swagger-ui.css"');
+    expect(res.text).toContain('data-document="/wp-json/openapi.json"');
+    expect(res.text).not.toMatch(/https?:\/\//);
+  });
+
+  it('serves the renderer from the installed package, with a JavaScript content type', async () => {
+    const res = await site.req('GET', '/reference/swagger-ui-bundle.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.text).toBe(readFileSync(join(RENDERER, 'swagger-ui-bundle.js'), 'utf8'));
+    const css = await site.req('GET', '/reference/swagger-ui.css');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    const own = await site.req('GET', '/reference/reference.js');
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(own.text).toContain('SwaggerUIBundle');
+  });
+
+  it('refuses other files, and answers HEAD without a body', async () => {
+    for (const path of ['/reference/package.json', '/reference/swagger-ui-bundle.js.map', '/reference/index.html']) {
+      const res = await site.req('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.code, path).toBe('rest_no_route');
+    }
+    const head = await site.req('HEAD', '/reference');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+  });
+});
