@@ -1,0 +1,70 @@
+// The API reference page in a real browser (Debian's Chromium through playwright-core) against
+// the real node:http server: the renderer served by the service draws the generated document,
+// and the page asks nothing of any other host.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestSite, type TestSite } from '../helpers/app.js';
+import { createHttpServer } from '../../gateway/server.js';
+import { createApp } from '../../gateway/app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && !process.env.CI) {
+  console.warn(`test/browser/api-reference.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium). In CI it must run.`);
+}
+
+const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+const close = (server: Server | undefined) => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+
+describe.skipIf(!available && !process.env.CI)('API reference page in Chromium', () => {
+  let site: TestSite;
+  let server: Server;
+  let browser: Browser;
+  let base = '';
+
+  beforeAll(async () => {
+    site = await createTestSite();
+    server = createServer();
+    base = `http://127.0.0.1:${await listen(server)}`;
+    const http = createHttpServer(createApp({ ...site.app.config, siteUrl: base }, site.db));
+    for (const listener of http.listeners('request')) server.on('request', listener as (...a: unknown[]) => void);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await close(server);
+    await site?.close();
+  });
+
+  it('renders the routes of the generated document, loading nothing from elsewhere', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const elsewhere: string[] = [];
+    const errors: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`${base}/wp-json/reference`);
+    const route = site.app.table.find((r) => r.pattern === '/core/v2/posts')!;
+    const title = String((route.schema!() as { title: string }).title);
+    // The collection's list operation: its path and its summary, as the document names them.
+    const operation = page.locator('.opblock-get', { hasText: `List ${title} items` }).first();
+    await operation.waitFor({ timeout: 30_000 });
+    expect(await operation.locator('[data-path]').first().getAttribute('data-path')).toBe('/core/v2/posts');
+    expect(await page.locator('.opblock-tag').filter({ hasText: 'core/v2' }).count()).toBeGreaterThan(0);
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
