@@ -8,6 +8,7 @@ import { mediaRoutes } from './media.js';
 import { batchRoutes } from './batch.js';
 import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
+import { typeRoutes } from './types.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
 import { formRoutes } from './forms.js';
@@ -36,6 +37,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...pageRoutes(),
     ...mediaRoutes(),
     ...termRoutes(),
+    ...typeRoutes(),
     ...userRoutes(),
     ...applicationPasswordRoutes(),
     ...formRoutes(),

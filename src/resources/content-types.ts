@@ -46,6 +46,15 @@ export interface ContentTypeDescriptor {
   defaultStatus: string;
   /** The capability that creates items (uploading, for attachments); else `caps.edit_posts`. */
   createCap?: string;
+  /** What core/v2/types tells of the type: its labels, menu icon and where the admin shows it. */
+  about: {
+    name: string;
+    singularName: string;
+    icon: string;
+    /** Editor features beyond those the `supports` flags name (title, editor, excerpt …). */
+    features: string[];
+    showInNavMenus: boolean;
+  };
 }
 
 const caps = (plural: 'posts' | 'pages'): TypeCaps => {
@@ -60,12 +69,14 @@ export const POST_TYPE: ContentTypeDescriptor = {
   type: 'post', restBase: 'posts', graphqlName: 'Post', graphqlPlural: 'posts', caps: caps('posts'), hierarchical: false,
   supports: { taxonomies: [CATEGORY, POST_TAG], sticky: true, formats: true, revisions: true, pageAttributes: false, requiresContent: true, trash: true, attachments: true },
   discussionDefault: 'site', plainLinkArg: 'p', slugScope: 'type', defaultStatus: 'publish',
+  about: { name: 'Posts', singularName: 'Post', icon: 'dashicons-admin-post', features: ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'trackbacks', 'custom-fields', 'comments'], showInNavMenus: true },
 };
 
 export const PAGE_TYPE: ContentTypeDescriptor = {
   type: 'page', restBase: 'pages', graphqlName: 'Page', graphqlPlural: 'pages', caps: caps('pages'), hierarchical: true,
   supports: { taxonomies: [], sticky: false, formats: false, revisions: true, pageAttributes: true, requiresContent: false, trash: true, attachments: true },
   discussionDefault: 'closed', plainLinkArg: 'page_id', slugScope: 'parent', defaultStatus: 'publish',
+  about: { name: 'Pages', singularName: 'Page', icon: 'dashicons-admin-page', features: ['title', 'editor', 'author', 'thumbnail', 'custom-fields', 'comments'], showInNavMenus: true },
 };
 
 /** Attachments: post capabilities, created by those who may upload; no trash, no revisions. */
@@ -73,6 +84,7 @@ export const MEDIA_TYPE: ContentTypeDescriptor = {
   type: 'attachment', restBase: 'media', graphqlName: 'MediaItem', graphqlPlural: 'mediaItems', caps: caps('posts'), hierarchical: false,
   supports: { taxonomies: [], sticky: false, formats: false, revisions: false, pageAttributes: false, requiresContent: false, trash: false, attachments: false },
   discussionDefault: 'site', plainLinkArg: 'attachment_id', slugScope: 'global', defaultStatus: 'inherit', createCap: 'upload_files',
+  about: { name: 'Media', singularName: 'Media', icon: 'dashicons-admin-media', features: ['title', 'author', 'comments'], showInNavMenus: false },
 };
 
 /** Revisions, autosaves and attachments use the post capabilities, as WordPress maps them. */

@@ -5,6 +5,8 @@ import { CategoryResource, TagResource } from './terms.js';
 import { ApplicationPasswordResource, UserResource } from './users.js';
 import { PAGE_REVISIONS, POST_REVISIONS } from './revisions.js';
 import { MediaResource } from './media.js';
+import { ContentTypeResource, StatusResource, TaxonomyResource } from './types.js';
 
 export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource, UserResource, ApplicationPasswordResource,
-  MediaResource, POST_REVISIONS.revision, POST_REVISIONS.autosave, PAGE_REVISIONS.revision, PAGE_REVISIONS.autosave];
+  MediaResource, POST_REVISIONS.revision, POST_REVISIONS.autosave, PAGE_REVISIONS.revision, PAGE_REVISIONS.autosave,
+  ContentTypeResource, StatusResource, TaxonomyResource];

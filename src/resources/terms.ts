@@ -4,6 +4,29 @@ import type { Context } from '../context.js';
 import { ALL_CONTEXTS, VIEW_EDIT, collectionParams, defineResource, deriveResource, type FieldDef, type ListDef, type ListParamDef } from './define.js';
 import { Order, TermOrderBy } from './enums.js';
 import { termAncestorSlugs } from '../schema/terms/service.js';
+import { CATEGORY, CONTENT_TYPES, POST_TAG, type TaxonomyRef } from './content-types.js';
+
+// ---------------------------------------------------------------- taxonomies
+
+/** A taxonomy as register_taxonomy() describes it: what core/v2/taxonomies answers. */
+export interface TaxonomyDescriptor extends TaxonomyRef {
+  name: string;
+  singularName: string;
+  /** Shown in a tag cloud (WordPress: show_tagcloud). */
+  showCloud: boolean;
+  /** Manage, edit and delete terms; assigning them to content needs edit_posts (WordPress's defaults). */
+  manageCap: string;
+  assignCap: string;
+}
+
+export const TAXONOMIES: TaxonomyDescriptor[] = [
+  { ...CATEGORY, name: 'Categories', singularName: 'Category', showCloud: true, manageCap: 'manage_categories', assignCap: 'edit_posts' },
+  { ...POST_TAG, name: 'Tags', singularName: 'Tag', showCloud: true, manageCap: 'manage_categories', assignCap: 'edit_posts' },
+];
+
+/** The content types a taxonomy is registered for, from their descriptors. */
+export const typesOfTaxonomy = (taxonomy: string): string[] =>
+  CONTENT_TYPES.filter((d) => d.supports.taxonomies.some((t) => t.taxonomy === taxonomy)).map((d) => d.type);
 
 const link = (taxonomy: string): FieldDef => ({
   kind: 'uri', description: 'URL of the term.', contexts: ALL_CONTEXTS, readonly: true, graphqlDescription: 'Archive URL of the term.',

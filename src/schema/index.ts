@@ -8,6 +8,7 @@ import './media/index.js';
 import './users/index.js';
 import './application-passwords/index.js';
 import './terms/index.js';
+import './types/index.js';
 import './forms/index.js';
 import './widgets/index.js';
 import './seo/head/index.js';

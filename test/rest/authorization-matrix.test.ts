@@ -174,6 +174,16 @@ const EXPECTATIONS: Record<string, Cell> = {
   [`POST|PUT|PATCH /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_update'), { body: (n) => ({ name: `Renamed tag ${n}` }) }),
   [`DELETE /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
 
+  // Types, statuses and taxonomies: lists public; the targets are the page type in edit context
+  // (edit_pages), the draft status (seen by whoever may edit content) and the category taxonomy in
+  // edit context (assign_terms: edit_posts).
+  'GET /core/v2/types': all('200'),
+  'GET /core/v2/types/(?P<type>[\\w-]+)': with_(only('200', EDITORS, 'rest_forbidden_context'), { query: () => 'context=edit' }),
+  'GET /core/v2/statuses': all('200'),
+  'GET /core/v2/statuses/(?P<status>[\\w-]+)': only('200', WRITERS, 'rest_cannot_read_status'),
+  'GET /core/v2/taxonomies': all('200'),
+  'GET /core/v2/taxonomies/(?P<taxonomy>[\\w-]+)': with_(only('200', WRITERS, 'rest_forbidden_context'), { query: () => 'context=edit' }),
+
   // The target of users/{id} is a subscriber with no published content: only administrators see it.
   'GET /core/v2/users': all('200'),
   'POST /core/v2/users': with_(only('201', ADMIN, 'rest_cannot_create_user'), { body: (n) => ({ username: `made${n}`, email: `made${n}@example.test`, password: 'pw' }) }),
@@ -228,6 +238,9 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'item_settings:id': async () => String((await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'contact-forms:id': async () => String((await site.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: `Fixture form ${++serial}` } })).body.id),
   'users:user_id': async () => String(fx.other),
+  'types:type': async () => 'page',
+  'statuses:status': async () => 'draft',
+  'taxonomies:taxonomy': async () => 'category',
   'introductions:introduction_id': async () => `matrix-intro-${++serial}`,
   // seo/v1 import: the plugin and type placeholders follow each other (the type is keyed by the plugin filled).
   'import:plugin': async () => 'wxr',
