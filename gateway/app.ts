@@ -22,6 +22,8 @@ import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
 import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
+import { registerContentEvents } from '../src/content/events.js';
+import { graphqlGuards } from './graphql-guards.js';
 import { createApiDocs } from './openapi/serve.js';
 
 /** Where the files of local storage are served (the storage's public URLs point here). */
@@ -52,6 +54,8 @@ export function createApp(config: Config, db: Db) {
   };
   // seo/v1 (deployment B): content, term and user writes keep the SEO index current.
   if (config.deployment === 'B') registerSeoIndexing(db);
+  // contentChanged subscriptions hear every process's changes (PostgreSQL: on a connection of their own).
+  registerContentEvents(db, config.databaseUrl);
   registerFormServices(db, {
     restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
   });
@@ -63,6 +67,8 @@ export function createApp(config: Config, db: Db) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    graphiql: config.graphiql,
+    plugins: graphqlGuards(config),
     logging: false,
     context: async ({ request }) => {
       const query = Object.fromEntries(new URL(request.url).searchParams);

@@ -49,6 +49,17 @@ export interface Config {
   seoAllowHosts: string[];
   /** Authors, terms and items a seo/v1 import handles per call (SEO_IMPORT_CHUNK, default 50). */
   seoImportChunkSize: number;
+  /** /graphql: deepest selection (GRAPHQL_MAX_DEPTH, default 12) and highest cost (GRAPHQL_MAX_COST, default 5000); 0 turns a limit off. */
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  /** /graphql persisted operations (GRAPHQL_PERSISTED): off, allow (ids or documents), only (ids from the list only). */
+  graphqlPersisted: 'off' | 'allow' | 'only';
+  /** The JSON file of id → document (GRAPHQL_PERSISTED_FILE). */
+  graphqlPersistedFile: string;
+  /** /graphql answers introspection (GRAPHQL_INTROSPECTION=0 turns it off). */
+  graphqlIntrospection: boolean;
+  /** GraphiQL at GET /graphql in a browser (GRAPHIQL=0 turns it off). */
+  graphiql: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,6 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seoRankTrackerClientId: env.SEO_RANK_TRACKER_CLIENT_ID || null,
     seoAllowHosts: (env.SEO_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     seoImportChunkSize: Math.max(1, Number(env.SEO_IMPORT_CHUNK ?? 50) || 50),
+    graphqlMaxDepth: Math.max(0, Number(env.GRAPHQL_MAX_DEPTH ?? 12) || 0),
+    graphqlMaxCost: Math.max(0, Number(env.GRAPHQL_MAX_COST ?? 5000) || 0),
+    graphqlPersisted: env.GRAPHQL_PERSISTED === 'allow' || env.GRAPHQL_PERSISTED === 'only' ? env.GRAPHQL_PERSISTED : 'off',
+    graphqlPersistedFile: resolve(env.GRAPHQL_PERSISTED_FILE ?? './persisted-operations.json'),
+    graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
+    graphiql: env.GRAPHIQL !== '0',
   };
 }
 

@@ -1,6 +1,7 @@
 // Business rules for posts (and, through `type`, the other content kinds later): reading rules,
 // list filters, and transactional writes. REST and GraphQL both come through here.
 import { afterWrite } from '../../content/write-hooks.js';
+import { recordContentEvent } from '../../content/events.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { Tx } from '../../db/client.js';
@@ -594,6 +595,9 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       const footnotes = input.meta?.footnotes ?? (await tx.postMeta.findFirst({ where: { contentId: savedId, key: 'footnotes' }, select: { value: true } }))?.value ?? '';
       await storeRevision(tx, site, { id: savedId, authorId: viewer!.id, title, content, excerpt, footnotes, at: now });
     }
+    await recordContentEvent(tx, ctx.db, {
+      action: existing ? 'updated' : 'created', type, id: savedId, status, previousStatus: existing?.status ?? '', authorId, parentId,
+    });
     return savedId;
   });
   await afterWrite(ctx, { object: 'content', id: id2, action: 'save' });
@@ -608,7 +612,7 @@ export async function checkDelete(ctx: Context, type: string, id: number, force:
   return row;
 }
 
-export async function trashContent(ctx: Context, row: { id: number; status: string; slug: string }): Promise<void> {
+export async function trashContent(ctx: Context, row: { id: number; type: string; status: string; slug: string; authorId: number; parentId: number | null }): Promise<void> {
   const site = await ctx.site();
   await ctx.prisma.$transaction(async (tx) => {
     await tx.content.update({
@@ -617,6 +621,7 @@ export async function trashContent(ctx: Context, row: { id: number; status: stri
     });
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
     await refreshTermCounts(tx, terms.map((t) => t.termId));
+    await recordContentEvent(tx, ctx.db, { action: 'trashed', type: row.type, id: row.id, status: 'trash', previousStatus: row.status, authorId: row.authorId, parentId: row.parentId });
   });
   await afterWrite(ctx, { object: 'content', id: row.id, action: 'trash' });
 }
@@ -626,8 +631,9 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
   await ctx.prisma.$transaction(async (tx) => {
     const terms = await tx.termRelationship.findMany({ where: { contentId: id }, select: { termId: true } });
     await tx.content.deleteMany({ where: { parentId: id, type: { in: ['revision', 'autosave'] } } });
-    await tx.content.delete({ where: { id } });
+    const gone = await tx.content.delete({ where: { id } });
     await refreshTermCounts(tx, terms.map((t) => t.termId));
+    await recordContentEvent(tx, ctx.db, { action: 'deleted', type: gone.type, id, status: gone.status, previousStatus: gone.status, authorId: gone.authorId, parentId: gone.parentId });
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
   });
   await afterWrite(ctx, { object: 'content', id, action: 'delete' });

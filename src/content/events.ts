@@ -1,0 +1,169 @@
+// Content changes as events every process hears, for GraphQL's `contentChanged` subscription.
+// A change is recorded inside the transaction that makes it, so an event exists exactly when the
+// change committed, whichever process or worker made it:
+// - SQLite: a row of ContentEvent. Each process, while it has subscribers, watches the database's
+//   version (PRAGMA data_version, the response cache's signal) and reads the rows after the last
+//   one it saw. Writers take the write lock as they begin, so ids grow in commit order.
+// - PostgreSQL: pg_notify on CONTENT_EVENTS_CHANNEL with the event as JSON; PostgreSQL delivers
+//   it when the transaction commits (never when it rolls back), in commit order, to every process
+//   listening. Each process listens on its own connection while it has subscribers.
+import pg from 'pg';
+import type { Db, Tx } from '../db/client.js';
+
+export type ContentAction = 'created' | 'updated' | 'trashed' | 'deleted';
+
+export interface ContentEvent {
+  action: ContentAction;
+  /** Content type: post, page, attachment. */
+  type: string;
+  id: number;
+  /** Status after the change (for a delete, the last one), and before it (empty on create). */
+  status: string;
+  previousStatus: string;
+  authorId: number;
+  parentId: number | null;
+}
+
+/** The content types whose changes are announced. */
+const ANNOUNCED = new Set(['post', 'page', 'attachment']);
+export const CONTENT_EVENTS_CHANNEL = 'content_events';
+/** SQLite: rows kept in the log; older ones are pruned by writes (every PRUNE_EVERY-th event). */
+const KEEP = 1000;
+const PRUNE_EVERY = 100;
+/** SQLite: how often a process with subscribers checks the database's version. */
+const POLL_MS = Number(process.env.CONTENT_EVENTS_POLL_MS ?? 200);
+
+/** Records a change inside the transaction that makes it. */
+export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promise<void> {
+  if (!ANNOUNCED.has(e.type)) return;
+  if (db.provider === 'postgres') {
+    // A SELECT: the change feed does not count it as a write (the change itself already does).
+    await tx.$executeRaw`SELECT pg_notify(${CONTENT_EVENTS_CHANNEL}, ${JSON.stringify(e)})`;
+    return;
+  }
+  const row = await tx.contentEvent.create({
+    data: { action: e.action, type: e.type, contentId: e.id, status: e.status, previousStatus: e.previousStatus, authorId: e.authorId, parentId: e.parentId },
+    select: { id: true },
+  });
+  if (row.id % PRUNE_EVERY === 0) await tx.contentEvent.deleteMany({ where: { id: { lte: row.id - KEEP } } });
+}
+
+type Listener = (e: ContentEvent) => void;
+
+interface Hub {
+  listeners: Set<Listener>;
+  start(): void;
+  stop(): void;
+}
+
+const hubs = new WeakMap<Db, Hub>();
+const urls = new WeakMap<Db, string>();
+
+/** Tells the events where `db` lives (PostgreSQL listens on a connection of its own). */
+export function registerContentEvents(db: Db, databaseUrl: string): void {
+  urls.set(db, databaseUrl);
+}
+
+function hubOf(db: Db): Hub {
+  let hub = hubs.get(db);
+  if (hub) return hub;
+  const listeners = new Set<Listener>();
+  const emit = (e: ContentEvent) => { for (const l of listeners) l(e); };
+  hub = db.provider === 'postgres' ? postgresHub(db, listeners, emit) : sqliteHub(db, listeners, emit);
+  hubs.set(db, hub);
+  return hub;
+}
+
+function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
+  let timer: NodeJS.Timeout | null = null;
+  let last = 0;
+  let seenVersion = -1;
+  let busy = false;
+  const poll = async () => {
+    const version = db.version();
+    if (busy || version === seenVersion) return;
+    busy = true;
+    try {
+      seenVersion = version;
+      const rows = await db.prisma.contentEvent.findMany({ where: { id: { gt: last } }, orderBy: { id: 'asc' } });
+      for (const r of rows) {
+        last = r.id;
+        emit({ action: r.action as ContentAction, type: r.type, id: r.contentId, status: r.status, previousStatus: r.previousStatus, authorId: r.authorId, parentId: r.parentId });
+      }
+    } catch (err) {
+      seenVersion = -1; // try again on the next tick
+      console.error('content events:', err);
+    } finally { busy = false; }
+  };
+  return {
+    listeners,
+    start() {
+      if (timer) return;
+      // Events from now on: start after the newest row (read before the first subscriber returns).
+      seenVersion = db.version();
+      const first = db.prisma.contentEvent.aggregate({ _max: { id: true } }).then((r) => { last = Math.max(last, r._max.id ?? 0); });
+      timer = setInterval(() => void first.then(poll), POLL_MS);
+      timer.unref();
+    },
+    stop() { if (timer) clearInterval(timer); timer = null; },
+  };
+}
+
+function postgresHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
+  let client: pg.Client | null = null;
+  const connect = () => {
+    const url = urls.get(db);
+    if (!url) { console.error('content events: no database URL registered'); return; }
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    c.on('notification', (n) => {
+      if (n.channel !== CONTENT_EVENTS_CHANNEL || !n.payload) return;
+      try { emit(JSON.parse(n.payload) as ContentEvent); } catch { /* not ours */ }
+    });
+    // A lost connection is made again while there are subscribers (events in between are lost).
+    c.on('error', () => { if (client === c) { client = null; c.end().catch(() => {}); if (listeners.size) setTimeout(connect, 1000).unref(); } });
+    c.connect().then(() => c.query(`LISTEN ${CONTENT_EVENTS_CHANNEL}`)).catch((err) => c.emit('error', err));
+  };
+  return {
+    listeners,
+    start() { if (!client) connect(); },
+    stop() { const c = client; client = null; c?.end().catch(() => {}); },
+  };
+}
+
+/**
+ * The changes from now on that `accept` lets through, as an async iterator: ends when the
+ * consumer returns (a subscriber leaves); the process stops watching when its last one has left.
+ */
+export function subscribeContentEvents(db: Db, accept: (e: ContentEvent) => boolean = () => true): AsyncIterableIterator<ContentEvent> {
+  const hub = hubOf(db);
+  const queue: ContentEvent[] = [];
+  let waiting: ((r: IteratorResult<ContentEvent>) => void) | null = null;
+  let done = false;
+  const listener: Listener = (e) => {
+    if (!accept(e)) return;
+    if (waiting) { const w = waiting; waiting = null; w({ value: e, done: false }); } else queue.push(e);
+  };
+  hub.listeners.add(listener);
+  if (hub.listeners.size === 1) hub.start();
+  const finish = (): IteratorResult<ContentEvent> => {
+    if (!done) {
+      done = true;
+      hub.listeners.delete(listener);
+      if (!hub.listeners.size) hub.stop();
+      queue.length = 0;
+      if (waiting) { const w = waiting; waiting = null; w({ value: undefined, done: true }); }
+    }
+    return { value: undefined, done: true };
+  };
+  return {
+    next: () => {
+      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => { waiting = resolve; });
+    },
+    return: () => Promise.resolve(finish()),
+    throw: (err) => { finish(); return Promise.reject(err); },
+    [Symbol.asyncIterator]() { return this; },
+  };
+}

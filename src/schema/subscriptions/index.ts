@@ -1,0 +1,65 @@
+// Subscriptions (served by /graphql over server-sent events): `contentChanged`, fed by the
+// content events every process hears (src/content/events.ts), so a subscriber learns of changes
+// made through any process or worker, by REST or GraphQL.
+import { builder } from '../builder.js';
+import { PostRef } from '../posts/types.js';
+import { PageRef } from '../pages/types.js';
+import { MediaRef } from '../media/index.js';
+import { subscribeContentEvents, type ContentAction, type ContentEvent } from '../../content/events.js';
+import { canReadContent } from '../../auth/content-permissions.js';
+import { contentTypeOf } from '../../resources/content-types.js';
+import { readableRows } from '../content/service.js';
+import type { Context } from '../../context.js';
+
+const ContentChangeAction = builder.enumType('ContentChangeAction', {
+  description: 'What happened to the item.',
+  values: {
+    CREATED: { value: 'created', description: 'Created (any status, drafts included).' },
+    UPDATED: { value: 'updated', description: 'Changed, restored from the trash, or given a new status.' },
+    TRASHED: { value: 'trashed', description: 'Moved to the trash.' },
+    DELETED: { value: 'deleted', description: 'Deleted for good.' },
+  } as const,
+});
+
+const ContentNode = builder.unionType('ContentNode', {
+  description: 'A post, page or media item.',
+  types: [PostRef, PageRef, MediaRef],
+  resolveType: (row) => contentTypeOf((row as { type: string }).type).graphqlName,
+});
+
+const ContentChange = builder.objectRef<ContentEvent>('ContentChange').implement({
+  description: 'One change of a post, page or media item.',
+  fields: (t) => ({
+    action: t.field({ type: ContentChangeAction, resolve: (e) => e.action as ContentAction }),
+    type: t.string({ description: 'The GraphQL type of the item: Post, Page or MediaItem.', resolve: (e) => contentTypeOf(e.type).graphqlName }),
+    id: t.int({ resolve: (e) => e.id }),
+    node: t.field({
+      type: ContentNode,
+      nullable: true,
+      description: 'The item as it is now, when the subscriber may read it; null once deleted or when not readable.',
+      resolve: async (e, _a, ctx) => {
+        if (e.action === 'deleted') return null;
+        const row = await ctx.prisma.content.findUnique({ where: { id: e.id } });
+        return row ? ((await readableRows(ctx, [row]))[0] ?? null) : null;
+      },
+    }),
+  }),
+});
+
+/**
+ * Whether the subscriber hears of a change: they may read the item as it was or as it is (so a
+ * post taken out of public view is announced to the public, a draft is not).
+ */
+function mayHear(ctx: Context, e: ContentEvent): boolean {
+  const row = { id: e.id, type: e.type, authorId: e.authorId, parentId: e.parentId };
+  return canReadContent(ctx, { ...row, status: e.status }) || (!!e.previousStatus && canReadContent(ctx, { ...row, status: e.previousStatus }));
+}
+
+builder.subscriptionType({ description: 'Changes as they happen (server-sent events from /graphql).' });
+
+builder.subscriptionField('contentChanged', (t) => t.field({
+  type: ContentChange,
+  description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process.',
+  subscribe: (_root, _args, ctx) => subscribeContentEvents(ctx.db, (e) => mayHear(ctx, e)),
+  resolve: (e) => e,
+}));
