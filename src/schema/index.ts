@@ -12,6 +12,7 @@ import './types/index.js';
 import './forms/index.js';
 import './widgets/index.js';
 import './seo/head/index.js';
+import './relations/index.js';
 import './subscriptions/index.js';
 
 export const schema = builder.toSchema();

@@ -100,9 +100,13 @@ export function resourceInput(r: ResourceDef, o: { name?: string; description?: 
   } as never);
 }
 
-/** The filter input of a list (`PostListFilter`): its `filter` parameters. */
+const filterInputs = new WeakMap<ListDef, AnyRef>();
+
+/** The filter input of a list (`PostListFilter`): its `filter` parameters (made once per list). */
 export function listFilterInput(list: ListDef, builder: AnyBuilder = defaultBuilder): AnyRef {
-  return builder.inputType(list.filterName, {
+  const made = builder === defaultBuilder ? filterInputs.get(list) : undefined;
+  if (made) return made;
+  const ref = builder.inputType(list.filterName, {
     description: list.description,
     fields: (t: AnyRef) => {
       const fields: Record<string, unknown> = {};
@@ -113,14 +117,19 @@ export function listFilterInput(list: ListDef, builder: AnyBuilder = defaultBuil
       return fields;
     },
   } as never);
+  if (builder === defaultBuilder) filterInputs.set(list, ref);
+  return ref;
 }
 
-/** The arguments of a list field: its own parameters (page, perPage, order …) and `filter`. */
+/**
+ * The arguments of a list field: its own parameters (page, perPage, order …) and `filter`;
+ * `omit` leaves some out by REST name (a connection pages with cursors instead of page/per_page/offset).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function listArgs(t: any, list: ListDef, filter: AnyRef): Record<string, unknown> {
+export function listArgs(t: any, list: ListDef, filter: AnyRef, o: { omit?: string[] } = {}): Record<string, unknown> {
   const args: Record<string, unknown> = { filter: t.arg({ type: filter, required: false, description: 'Filters.' }) };
   for (const [rest, p] of Object.entries(list.params)) {
-    if (p.in !== 'arg') continue;
+    if (p.in !== 'arg' || o.omit?.includes(rest)) continue;
     args[p.graphql ?? camelCase(rest)] = t.arg({ type: paramType(p), required: false, description: p.graphqlDescription ?? p.description, ...(p.default !== undefined ? { defaultValue: p.default } : {}) });
   }
   return args;

@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { listArgs, listFilterInput, resourceInput } from '../resource-types.js';
+import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
@@ -36,6 +37,23 @@ export interface ContentTypeDefinition {
   create?: boolean;
 }
 
+type ListArgs = { filter?: ListFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string; ignoreSticky?: boolean };
+
+/** REST paging parameters a connection replaces with cursors. */
+const PAGING_PARAMS = ['page', 'per_page', 'offset'];
+
+/** The checks and the query of a list, shared by the paged list and the connection. */
+async function prepareList(ctx: Context, args: ListArgs, o: { page: number; perPage: number }, def: { type: string; defaultStatus: string }) {
+  const filter = (args.filter ?? {}) as ListFilter;
+  checkStatusFilter(ctx, def.type, filter.status ?? [], def.defaultStatus);
+  if (args.orderby === 'relevance' && !filter.search) throw restError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+  const paging: ListPaging = { page: o.page, perPage: o.perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
+  const site = await ctx.site();
+  const q = await listWhere(ctx, site, def.type, filter);
+  return { filter, site, q, paging };
+}
+
 /** Defines the type's queries and mutations; returns its write input (autosaves take it too). */
 export function defineContentType(def: ContentTypeDefinition): { input: unknown } {
   const d = { ...def, type: def.descriptor.type, name: def.descriptor.graphqlName, plural: def.descriptor.graphqlPlural, input: resourceInput(def.resource) };
@@ -60,6 +78,9 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
     }),
   });
 
+  const Connection = connectionType(d.name, d.ref, d.name, lower);
+  const listType = { type: d.type, defaultStatus: def.descriptor.defaultStatus };
+
   builder.queryFields((t) => ({
     [lower]: t.prismaField({
       type: d.ref,
@@ -78,17 +99,11 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
       description: `A page of ${d.plural}, newest first by default.`,
       args: listArgs(t, def.list, listFilterInput(def.list)) as never,
       resolve: async (_root, rawArgs, ctx) => {
-        const args = rawArgs as { filter?: ListFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string; ignoreSticky?: boolean };
-        const filter = (args.filter ?? {}) as ListFilter;
-        checkStatusFilter(ctx, d.type, filter.status ?? [], def.descriptor.defaultStatus);
+        const args = rawArgs as ListArgs;
         const page = args.page ?? 1;
         const perPage = args.perPage ?? 10;
         if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);
-        if (args.orderby === 'relevance' && !filter.search) throw restError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-        if (args.orderby === 'include' && !filter.include?.length) throw restError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-        const paging: ListPaging = { page, perPage, offset: args.offset, order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date', ignoreSticky: args.ignoreSticky ?? true };
-        const site = await ctx.site();
-        const q = await listWhere(ctx, site, d.type, filter);
+        const { filter, site, q, paging } = await prepareList(ctx, args, { page, perPage }, listType);
         const skip = args.offset ?? (page - 1) * perPage;
         const ordered = await orderedPageIds(ctx, site, q, paging, filter, skip);
         if (page > 1) {
@@ -98,6 +113,34 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
           }
         }
         return { where: q.where, paging, skip, ids: ordered?.ids ?? null, total: ordered?.total };
+      },
+    }),
+    [`${d.plural}Connection`]: t.field({
+      type: Connection,
+      description: `${d.name} items as a cursor connection: the same filters and orders as \`${d.plural}\` (and the REST collection), paged with first/after/last/before.`,
+      args: { ...connectionArgs(t), ...listArgs(t, def.list, listFilterInput(def.list), { omit: PAGING_PARAMS }) } as never,
+      resolve: async (_root, rawArgs, ctx) => {
+        const args = rawArgs as ListArgs & ConnectionArgs;
+        const { filter, site, q, paging } = await prepareList(ctx, args, { page: 1, perPage: 1 }, listType);
+        let counted: Promise<number> | undefined;
+        // A full-text list is counted by the statement that cuts its page.
+        const total = () => (counted ??= q.search || q.matchesInMemory
+          ? orderedPageIds(ctx, site, q, paging, filter, 0).then((o) => o!.total!)
+          : countContent(ctx, q.where));
+        const window = await windowOf(args, total);
+        const ordered = window.size ? await orderedPageIds(ctx, site, q, { ...paging, perPage: window.size }, filter, window.start) : null;
+        if (ordered?.total !== undefined) counted ??= Promise.resolve(ordered.total);
+        const rows = memoRows(async (query) => {
+          if (!window.size) return [];
+          if (ordered) {
+            const found = await ctx.prisma.content.findMany({ ...query, where: { id: { in: ordered.ids } } });
+            return inOrder(ordered.ids, await readableRows(ctx, found), window.start);
+          }
+          const found = await ctx.prisma.content.findMany({ ...query, where: q.where, orderBy: listOrder(paging), skip: window.start, take: window.size });
+          const readable = new Set(await readableRows(ctx, found));
+          return found.map((row, i) => ({ row, position: window.start + i })).filter((e) => readable.has(e.row));
+        });
+        return { window, total, rows } satisfies ConnectionShape;
       },
     }),
   }));

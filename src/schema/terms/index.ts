@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { CategoryList, CategoryResource, TagList, TagResource } from '../../resources/terms.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
+import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
 
 export const CategoryRef = builder.prismaObject('Term', {
@@ -53,7 +54,31 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
     }),
   });
 
+  const Connection = connectionType(name, ref, name, lower);
+
   builder.queryFields((t) => ({
+    [`${plural}Connection`]: t.field({
+      type: Connection,
+      description: `${name} terms as a cursor connection: the same filters and orders as \`${plural}\` (and the REST collection), paged with first/after/last/before.`,
+      args: { ...connectionArgs(t), ...listArgs(t, list, listFilterInput(list), { omit: ['page', 'per_page', 'offset'] }) } as never,
+      resolve: async (_r, rawArgs, ctx) => {
+        const args = rawArgs as ConnectionArgs & { filter?: TermFilter | null; order?: string; orderby?: string };
+        const filter = (args.filter ?? {}) as TermFilter;
+        if (filter.post != null) await checkPostForTerms(ctx, filter.post);
+        const where = termWhere(taxonomy, filter, ctx.db.provider);
+        const total = () => cachedCount(ctx, 'term', where);
+        const window = await windowOf(args, total);
+        const orderby = args.orderby ?? 'name';
+        const ids = window.size ? await orderedTermIds(ctx, where, orderby, filter, window.start, window.size) : [];
+        const rows = memoRows(async (query) => {
+          if (!window.size) return [];
+          if (ids) return inOrder(ids, await ctx.prisma.term.findMany({ ...query, where: { id: { in: ids } } }), window.start);
+          const found = await ctx.prisma.term.findMany({ ...query, where, orderBy: termOrder(orderby, args.order === 'desc' ? 'desc' : 'asc'), skip: window.start, take: window.size });
+          return found.map((row, i) => ({ row, position: window.start + i }));
+        });
+        return { window, total, rows } satisfies ConnectionShape;
+      },
+    }),
     [lower]: t.prismaField({
       type: ref, description: `One ${lower} by id.`,
       args: {

@@ -5,6 +5,7 @@ import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
 import { cachedCount } from '../../db/list.js';
 import { listArgs, listFilterInput } from '../resource-types.js';
+import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import { UserList as UserListDef } from '../../resources/users.js';
 import {
   checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, userListOrder, userListWhere,
@@ -34,7 +35,32 @@ const UserList = builder.objectRef<UserListShape>('UserList').implement({
   }),
 });
 
+const UserConnection = connectionType('User', UserRef, 'User', 'user');
+
 builder.queryFields((t) => ({
+  usersConnection: t.field({
+    type: UserConnection,
+    description: 'Users as a cursor connection: the same filters, orders and access rules as `users` (and the REST collection), paged with first/after/last/before.',
+    args: { ...connectionArgs(t), ...listArgs(t, UserListDef, listFilterInput(UserListDef), { omit: ['page', 'per_page', 'offset'] }) } as never,
+    resolve: async (_root, rawArgs, ctx) => {
+      const args = rawArgs as ConnectionArgs & { filter?: Filter | null; order?: string; orderby?: string };
+      const filter = (args.filter ?? {}) as Filter;
+      const orderby = args.orderby ?? 'name';
+      checkUserListAccess(ctx, filter, orderby);
+      const where = userListWhere(ctx, filter);
+      const total = () => countUsers(ctx, where);
+      const window = await windowOf(args, total);
+      const paging: UserListPaging = { page: 1, perPage: window.size, order: args.order === 'desc' ? 'desc' : 'asc', orderby };
+      const ids = window.size ? await orderedUserIds(ctx, where, filter, paging, window.start) : [];
+      const rows = memoRows(async (query) => {
+        if (!window.size) return [];
+        if (ids) return inOrder(ids, await ctx.prisma.user.findMany({ ...query, where: { id: { in: ids } } }), window.start);
+        const found = await ctx.prisma.user.findMany({ ...query, where, orderBy: userListOrder(paging), skip: window.start, take: window.size });
+        return found.map((row, i) => ({ row, position: window.start + i }));
+      });
+      return { window, total, rows } satisfies ConnectionShape;
+    },
+  }),
   user: t.prismaField({
     type: UserRef,
     description: 'One user by id; without an id, the signed-in caller ("me").',
