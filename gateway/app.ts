@@ -109,6 +109,7 @@ export function createApp(config: Config, db: Db) {
     const stream = streamed ? Readable.fromWeb(request.body as unknown as WebReadableStream) : undefined;
     const body = streamed || request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
     const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, stream, ip });
+    if (res.stream) return new Response(Readable.toWeb(Readable.from(res.stream)) as ReadableStream, { status: res.status, headers: res.headers });
     return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
   }
 

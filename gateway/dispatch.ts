@@ -35,6 +35,8 @@ export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A body sent as it is produced (a streamed `raw` result); `body` is then ''. */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 interface CompiledRoute { route: RouteEntry; regex: RegExp }
@@ -264,6 +266,8 @@ export function createDispatcher(o: DispatcherOptions) {
       body = { body, status, headers: envelopeHeaders };
       status = 200;
     }
+    // A stream is never enveloped: its bytes are not held to be put in a JSON body.
+    if (result.raw?.stream) return { status: result.status, headers: { ...headers, 'Content-Type': result.raw.contentType }, body: '', stream: encoded(result.raw.stream) };
     if (result.raw && query._envelope === undefined) return { status, headers: { ...headers, 'Content-Type': result.raw.contentType }, body: result.raw.text };
     let text = JSON.stringify(body, null, query._pretty !== undefined ? 4 : undefined) ?? 'null';
     if (query._jsonp !== undefined) {
@@ -341,7 +345,7 @@ export function createDispatcher(o: DispatcherOptions) {
         }
         const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
         const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
-        if (cacheable && result.status === 200) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+        if (cacheable && result.status === 200 && !response.stream) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
         return response;
       };
 
@@ -360,7 +364,7 @@ export function createDispatcher(o: DispatcherOptions) {
       }
       const response = await produce();
       if (authHeaders) Object.assign(response.headers, authHeaders);
-      return head ? { ...response, body: '' } : response;
+      return head ? { ...response, body: '', stream: undefined } : response;
     } catch (err) {
       const response = finish(request, ctx, query, errorResult(err), null);
       return head ? { ...response, body: '' } : response;
@@ -455,6 +459,11 @@ function restNamed(error: WpError): WpError {
 }
 
 const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];
+
+/** A stream of text as UTF-8 bytes. */
+async function* encoded(source: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  for await (const text of source) yield Buffer.from(text, 'utf8');
+}
 
 function stripRequestHeaders(response: CoreResponse): CoreResponse {
   const headers = { ...response.headers };

@@ -1,6 +1,8 @@
 // node:http front. REST requests skip yoga's fetch layer and go straight to the dispatcher;
 // /graphql is served by yoga. A bounded number of requests is worked on at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
 
 const MAX_BODY = 64 * 1024 * 1024;
@@ -102,7 +104,10 @@ export function createHttpServer(app: App): Server {
       // A refused upload leaves its body unread: close the connection rather than read the rest.
       if (streamed && !req.complete) { out.headers.Connection = 'close'; res.on('finish', () => req.destroy()); }
       res.writeHead(out.status, out.headers);
-      res.end(out.body);
+      // A streamed body (the content export) is written as it is produced, at the pace the client
+      // reads it; a failure halfway can only cut the response short.
+      if (out.stream) await pipeline(Readable.from(out.stream), res).catch(() => res.destroy());
+      else res.end(out.body);
     } catch (err) {
       const status = (err as { status?: number }).status === 413 ? 413 : 500;
       if (!res.headersSent) {

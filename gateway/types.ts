@@ -58,8 +58,11 @@ export interface RouteResult {
   headers?: Record<string, string | number>;
   /** Methods this caller may use on the matched item, when the handler knows better than the table. */
   allow?: Method[];
-  /** A body that is not JSON (oEmbed's XML): sent as it is, with its own Content-Type. */
-  raw?: { text: string; contentType: string };
+  /**
+   * A body that is not JSON, sent as it is with its own Content-Type: whole (`text`, oEmbed's
+   * XML), or `stream`ed as it is produced (the content export), without a Content-Length.
+   */
+  raw?: { contentType: string } & ({ text: string; stream?: never } | { stream: AsyncIterable<string>; text?: never });
 }
 
 export interface Endpoint {
