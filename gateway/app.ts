@@ -38,6 +38,7 @@ export function createApp(config: Config, db: Db) {
     namespaces: namespacesFor(config.deployment),
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
+    urlDetailsAllowHosts: config.urlDetailsAllowHosts,
     seo: {
       restRoot: `${config.siteUrl}${config.restPrefix}/`,
       providers: {

@@ -34,6 +34,8 @@ export interface Config {
    * even when they resolve to a private or loopback address (OEMBED_ALLOW_HOSTS, comma-separated).
    */
   oembedAllowHosts: string[];
+  /** Hosts the block editor's link previews (url-details) may fetch on private addresses (URL_DETAILS_ALLOW_HOSTS, comma-separated). */
+  urlDetailsAllowHosts: string[];
   /** SMTP server for contact-form mail (`smtp://user:pass@host:587`, `smtps://…`); null: mail fails (submissions are still stored). */
   smtpUrl: string | null;
   /** Where the files of contact-form submissions are kept: private, never served. */
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
     oembedAllowHosts: (env.OEMBED_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    urlDetailsAllowHosts: (env.URL_DETAILS_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     smtpUrl: env.SMTP_URL || null,
     formFilesDir: resolve(env.FORM_FILES_DIR ?? './data/form-files'),
     formRateLimit: Math.max(0, Number(env.FORM_RATE_LIMIT ?? 5)) || 0,

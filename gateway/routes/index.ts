@@ -11,6 +11,7 @@ import { termRoutes } from './terms.js';
 import { typeRoutes } from './types.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
+import { blockEditorRoutes } from './block-editor.js';
 import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
 import { addSeoHeadFields } from './seo/head.js';
@@ -21,6 +22,8 @@ export interface TableOptions {
   authorizationUrl: string;
   /** Hosts the oEmbed proxy may fetch even on private addresses (OEMBED_ALLOW_HOSTS). */
   oembedAllowHosts?: string[];
+  /** Hosts block-editor/v1/url-details may fetch even on private addresses (URL_DETAILS_ALLOW_HOSTS). */
+  urlDetailsAllowHosts?: string[];
   /** Settings of the seo/v1 routes (deployment B). */
   seo?: SeoRouteOptions;
 }
@@ -41,6 +44,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...userRoutes(),
     ...applicationPasswordRoutes(),
     ...formRoutes(),
+    ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts }),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );
   // seo/v1 adds the head fields to post and page records.

@@ -97,6 +97,8 @@ describe('every route serves its resource schema', () => {
   // WordPress registers these without a schema: batch takes a list of requests, and the
   // oEmbed routes answer a provider's document rather than a resource.
   const schemaless = ['/batch/v1', '/oembed/1.0/embed', '/oembed/1.0/proxy', '/widgets/v1/widgets/forms', '/widgets/v1/widgets/previews',
+    // The export is a file; the fallback navigation is generated, not a stored resource.
+    '/block-editor/v1/export', '/block-editor/v1/navigation-fallback',
     // The contact-form plugin registers no schema but on feedback/schema (its rules' meta-schema).
     '/forms/v1/contact-forms', '/forms/v1/contact-forms/(?P<id>\\d+)', '/forms/v1/contact-forms/(?P<id>\\d+)/feedback',
     '/forms/v1/contact-forms/(?P<id>\\d+)/refill', '/forms/v1/contact-forms/(?P<id>\\d+)/submissions'];

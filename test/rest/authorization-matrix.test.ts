@@ -116,6 +116,11 @@ const EXPECTATIONS: Record<string, Cell> = {
   'GET /seo/v1/statistics': signedIn('200', '401 rest_forbidden'),
   'GET /site-health/v1': all('200'),
   'GET /block-editor/v1': all('200'),
+  // Link previews need edit_posts; the target is a private address no allow list names, refused by the guarded client.
+  'GET /block-editor/v1/url-details': with_(only('404 no_response', WRITERS, 'rest_cannot_view_url_details'), { query: () => `url=${encodeURIComponent('http://10.0.0.1/page')}` }),
+  // The content export (export) and the generated fallback navigation (edit_theme_options): administrators.
+  'GET /block-editor/v1/export': only('200', ADMIN, 'rest_cannot_export'),
+  'GET /block-editor/v1/navigation-fallback': only('200', ADMIN, 'rest_cannot_create'),
   'GET /abilities/v1': all('200'),
   // The batch route itself has no permission: every caller gets 207 (each item is checked as the caller).
   'POST /batch/v1': with_(all('207'), { body: (n) => ({ requests: [{ path: '/core/v2/posts', body: { title: `Matrix batch ${n}` } }] }) }),
