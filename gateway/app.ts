@@ -39,6 +39,11 @@ export function createApp(config: Config, db: Db) {
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
     urlDetailsAllowHosts: config.urlDetailsAllowHosts,
+    siteHealth: {
+      siteUrl: config.siteUrl, loopbackUrl: config.loopbackUrl ?? config.siteUrl, restPrefix: config.restPrefix, databaseUrl: config.databaseUrl,
+      uploadsDir: config.uploadsDir, s3: config.uploadsS3,
+      cache: () => (cache ? { capacity: config.cacheEntries, entries: cache.size } : null),
+    },
     seo: {
       restRoot: `${config.siteUrl}${config.restPrefix}/`,
       providers: {

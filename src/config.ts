@@ -10,6 +10,8 @@ export interface Config {
   host: string;
   /** Public base URL of the site, without a trailing slash. */
   siteUrl: string;
+  /** Where the server reaches itself for its site-health loopback checks (LOOPBACK_URL); null: SITE_URL. */
+  loopbackUrl: string | null;
   databaseUrl: string;
   restPrefix: string;
   /** `B` also serves the seo/v1 namespace. */
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seoRankTrackerClientId: env.SEO_RANK_TRACKER_CLIENT_ID || null,
     seoAllowHosts: (env.SEO_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     seoImportChunkSize: Math.max(1, Number(env.SEO_IMPORT_CHUNK ?? 50) || 50),
+    loopbackUrl: env.LOOPBACK_URL ? env.LOOPBACK_URL.replace(/\/+$/, '') : null,
     graphqlMaxDepth: Math.max(0, Number(env.GRAPHQL_MAX_DEPTH ?? 12) || 0),
     graphqlMaxCost: Math.max(0, Number(env.GRAPHQL_MAX_COST ?? 5000) || 0),
     graphqlPersisted: env.GRAPHQL_PERSISTED === 'allow' || env.GRAPHQL_PERSISTED === 'only' ? env.GRAPHQL_PERSISTED : 'off',

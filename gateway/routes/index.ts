@@ -14,6 +14,8 @@ import { oembedProxyRoutes } from './oembed-proxy.js';
 import { blockEditorRoutes } from './block-editor.js';
 import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
+import { siteHealthRoutes, type SiteHealthOptions } from './site-health.js';
+import { abilityRoutes } from './abilities.js';
 import { addSeoHeadFields } from './seo/head.js';
 import { seoRoutes, type SeoRouteOptions } from './seo/index.js';
 
@@ -24,6 +26,8 @@ export interface TableOptions {
   oembedAllowHosts?: string[];
   /** Hosts block-editor/v1/url-details may fetch even on private addresses (URL_DETAILS_ALLOW_HOSTS). */
   urlDetailsAllowHosts?: string[];
+  /** Settings of the site-health/v1 checks (without them the namespace has only its index). */
+  siteHealth?: SiteHealthOptions;
   /** Settings of the seo/v1 routes (deployment B). */
   seo?: SeoRouteOptions;
 }
@@ -44,6 +48,8 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...userRoutes(),
     ...applicationPasswordRoutes(),
     ...formRoutes(),
+    ...(o.namespaces.includes('site-health/v1') && o.siteHealth ? siteHealthRoutes(o.siteHealth) : []),
+    ...(o.namespaces.includes('abilities/v1') ? abilityRoutes({ namespaces: o.namespaces }) : []),
     ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts }),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );

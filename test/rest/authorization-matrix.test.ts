@@ -115,6 +115,10 @@ const EXPECTATIONS: Record<string, Cell> = {
   'GET /seo/v1/seo_scores': with_(only('200', WRITERS, 'rest_forbidden'), { query: () => 'contentType=post' }),
   'GET /seo/v1/statistics': signedIn('200', '401 rest_forbidden'),
   'GET /site-health/v1': all('200'),
+  // Site health: administrators (manage_options). The loopback checks reach a closed loopback port here.
+  ...Object.fromEntries(['database', 'uploads-directory', 'page-cache', 'loopback-requests', 'authorization-header', 'https-status']
+    .map((test) => [`GET /site-health/v1/tests/${test}`, only('200', ADMIN, 'rest_forbidden')])),
+  'GET /site-health/v1/directory-sizes': only('200', ADMIN, 'rest_forbidden'),
   'GET /block-editor/v1': all('200'),
   // Link previews need edit_posts; the target is a private address no allow list names, refused by the guarded client.
   'GET /block-editor/v1/url-details': with_(only('404 no_response', WRITERS, 'rest_cannot_view_url_details'), { query: () => `url=${encodeURIComponent('http://10.0.0.1/page')}` }),
@@ -122,6 +126,12 @@ const EXPECTATIONS: Record<string, Cell> = {
   'GET /block-editor/v1/export': only('200', ADMIN, 'rest_cannot_export'),
   'GET /block-editor/v1/navigation-fallback': only('200', ADMIN, 'rest_cannot_create'),
   'GET /abilities/v1': all('200'),
+  // Abilities: listing needs read. The run route's target is core/create-draft (not read-only):
+  // GET is the wrong method for everyone (405 before any rights check); POST needs edit_posts.
+  'GET /abilities/v1/abilities': signedIn('200', '401 rest_forbidden'),
+  'GET /abilities/v1/abilities/(?P<name>[a-z0-9-]+/[a-z0-9-]+)': signedIn('200', '401 rest_forbidden'),
+  'GET /abilities/v1/abilities/(?P<name>[a-z0-9-]+/[a-z0-9-]+)/run': all('405 rest_ability_invalid_method'),
+  'POST /abilities/v1/abilities/(?P<name>[a-z0-9-]+/[a-z0-9-]+)/run': with_(only('200', WRITERS, 'rest_ability_cannot_execute'), { body: (n) => ({ input: { title: `Matrix draft ${n}` } }) }),
   // The batch route itself has no permission: every caller gets 207 (each item is checked as the caller).
   'POST /batch/v1': with_(all('207'), { body: (n) => ({ requests: [{ path: '/core/v2/posts', body: { title: `Matrix batch ${n}` } }] }) }),
 
@@ -250,6 +260,7 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   // seo/v1 import: the plugin and type placeholders follow each other (the type is keyed by the plugin filled).
   'import:plugin': async () => 'wxr',
   'wxr:type': async () => 'content',
+  'abilities:name': async () => 'core/create-draft',
   'application-passwords:uuid': async (filled) => (await createApplicationPassword(site.db, Number(filled.user_id), `Fixture ${++serial}`)).uuid,
   // A published item of the administrator with one revision (created, then retitled).
   'posts:parent': async () => {
@@ -299,7 +310,7 @@ async function fill(pattern: string): Promise<string> {
 
 beforeAll(async () => {
   uploads = mkdtempSync(join(tmpdir(), 'matrix-uploads-'));
-  site = await createTestSite({ uploadsDir: uploads, deployment: 'B' });
+  site = await createTestSite({ uploadsDir: uploads, deployment: 'B', loopbackUrl: 'http://127.0.0.1:9' });
   fx.admin = site.users.administrator.id;
   fx.other = (await newUser('subscriber')).id;
   const embed = await site.createPost({ title: 'Embed target', status: 'publish' });
