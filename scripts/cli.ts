@@ -1,24 +1,31 @@
 // Command line for scripted administration:
 //   npm run cli -- user create <login> <email> --role=<role> [--password=<pw>]
 //   npm run cli -- user application-password create <login> <app-name> [--porcelain]
+//   npm run cli -- site demo [--posts=N]
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
 import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
+import { fillDemoContent } from './demo.js';
 
 const USAGE = `usage:
   cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
-  cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]`;
+  cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]
+  cli site demo [--posts=<n>]   (default 50)`;
+
+const VALUE_FLAGS = new Set(['posts']);
 
 function parse(argv: string[]) {
   const positional: string[] = [];
   const flags: Record<string, string | true> = {};
-  for (const arg of argv) {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(arg);
-    if (m) flags[m[1]] = m[2] ?? true;
-    else positional.push(arg);
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    // `--posts 20` as well as `--posts=20`.
+    if (m && m[2] === undefined && VALUE_FLAGS.has(m[1]) && i + 1 < argv.length) flags[m[1]] = argv[++i];
+    else if (m) flags[m[1]] = m[2] ?? true;
+    else positional.push(argv[i]);
   }
   return { positional, flags };
 }
@@ -52,6 +59,13 @@ async function main(argv: string[]): Promise<number> {
       if (!user) { console.error(`error: no user ${login}`); return 1; }
       const created = await createApplicationPassword(db, user.id, appName, typeof flags['app-id'] === 'string' ? flags['app-id'] : '');
       console.log(flags.porcelain ? created.password : JSON.stringify({ uuid: created.uuid, app_id: created.appId, name: created.name, created: created.created, password: created.password }));
+      return 0;
+    }
+    if (noun === 'site' && verb === 'demo' && rest.length === 0) {
+      const posts = flags.posts === undefined ? 50 : Number(flags.posts);
+      if (!Number.isInteger(posts) || posts < 0 || posts > 100000) { console.error('error: --posts takes a whole number from 0 to 100000'); return 2; }
+      const r = await fillDemoContent(db, config, { posts });
+      console.log(`Demo content added: ${r.posts} posts (${r.revisions} edited once), ${r.pages} pages, ${r.categories} new categories, ${r.tags} new tags.`);
       return 0;
     }
     console.error(USAGE);
