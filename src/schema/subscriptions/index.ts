@@ -30,9 +30,9 @@ const ContentNode = builder.unionType('ContentNode', {
 const ContentChange = builder.objectRef<ContentEvent>('ContentChange').implement({
   description: 'One change of a post, page or media item.',
   fields: (t) => ({
-    action: t.field({ type: ContentChangeAction, resolve: (e) => e.action as ContentAction }),
+    action: t.field({ type: ContentChangeAction, description: 'What happened to the item.', resolve: (e) => e.action as ContentAction }),
     type: t.string({ description: 'The GraphQL type of the item: Post, Page or MediaItem.', resolve: (e) => contentTypeOf(e.type).graphqlName }),
-    id: t.int({ resolve: (e) => e.id }),
+    id: t.int({ description: 'The database id of the item (its REST id).', resolve: (e) => e.id }),
     node: t.field({
       type: ContentNode,
       nullable: true,
