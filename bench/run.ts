@@ -347,13 +347,8 @@ const FILTERED = '/wp-json/core/v2/posts?per_page=10&categories=1&search=garden'
 const gqlList = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { total nodes { id title { rendered } date } } }` });
 
-/**
- * Ten posts with their author, featured media and categories: the nested GraphQL read. The
- * relation fields (authorNode, featuredMediaNode, categoryNodes) are being added; until they are
- * in the schema this selects the ids. NESTED_SELECTION is the one line to change, e.g. to
- * `id title { rendered } authorNode { name } featuredMediaNode { sourceUrl } categoryNodes { name }`.
- */
-const NESTED_SELECTION = 'id title { rendered } author featuredMedia categories';
+/** Ten posts with their author, featured media and categories: the nested GraphQL read. */
+const NESTED_SELECTION = 'id title { rendered } authorNode { name } featuredMediaNode { sourceUrl } categoryNodes { name }';
 const gqlNested = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { nodes { ${NESTED_SELECTION} } } }` });
 
