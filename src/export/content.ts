@@ -188,30 +188,25 @@ async function* wxrExport(ctx: Context, site: SiteSettings, now: Date): AsyncGen
     yield out;
   }
   yield '\n';
-  for await (const terms of termPages(ctx, 'category')) {
-    let out = '';
-    for (const t of terms) {
-      out += '\t<wp:category>'
-        + el('wp:term_id', String(t.id))
-        + el('wp:category_nicename', cdata(t.slug))
-        + el('wp:category_parent', cdata(t.parentSlug))
-        + el('wp:cat_name', cdata(t.name))
-        + (t.description ? el('wp:category_description', cdata(t.description)) : '')
-        + '</wp:category>\n';
+  // Categories and tags differ only in their element names (and tags have no parent).
+  const termElements = [
+    { taxonomy: 'category', tag: 'wp:category', slug: 'wp:category_nicename', parent: 'wp:category_parent', name: 'wp:cat_name', description: 'wp:category_description' },
+    { taxonomy: 'post_tag', tag: 'wp:tag', slug: 'wp:tag_slug', parent: null, name: 'wp:tag_name', description: 'wp:tag_description' },
+  ] as const;
+  for (const e of termElements) {
+    for await (const terms of termPages(ctx, e.taxonomy)) {
+      let out = '';
+      for (const t of terms) {
+        out += `\t<${e.tag}>`
+          + el('wp:term_id', String(t.id))
+          + el(e.slug, cdata(t.slug))
+          + (e.parent ? el(e.parent, cdata(t.parentSlug)) : '')
+          + el(e.name, cdata(t.name))
+          + (t.description ? el(e.description, cdata(t.description)) : '')
+          + `</${e.tag}>\n`;
+      }
+      yield out;
     }
-    yield out;
-  }
-  for await (const terms of termPages(ctx, 'post_tag')) {
-    let out = '';
-    for (const t of terms) {
-      out += '\t<wp:tag>'
-        + el('wp:term_id', String(t.id))
-        + el('wp:tag_slug', cdata(t.slug))
-        + el('wp:tag_name', cdata(t.name))
-        + (t.description ? el('wp:tag_description', cdata(t.description)) : '')
-        + '</wp:tag>\n';
-    }
-    yield out;
   }
   yield `\n\t${el('generator', 'content-service')}\n\n`;
 

@@ -2,9 +2,10 @@
 // HTML. Pure functions, no database; the indexables builder and the score routes call them.
 // Scale and rules: README, "seo/v1: content analysis".
 import { analyzeReadabilityText } from './readability.js';
-import { analyzeSeoText } from './seo.js';
+import { analyzeSeoText, type SeoInput } from './seo.js';
 
 export { bucketOf } from './score.js';
+export type { SeoInput } from './seo.js';
 
 export interface AssessmentResult {
   id: string;
@@ -25,13 +26,6 @@ export function analyzeReadability(input: { html: string; locale: string }): Ana
 }
 
 /** Keyphrase analysis; `na` with no results when there is no keyphrase or no text. */
-export function analyzeSeo(input: {
-  keyphrase: string;
-  title: string;
-  metaDescription: string;
-  slug: string;
-  html: string;
-  siteUrl: string;
-}): Analysis {
+export function analyzeSeo(input: SeoInput): Analysis {
   return analyzeSeoText(input);
 }
