@@ -5,6 +5,13 @@ import { s3ConfigFromEnv, type StorageConfig } from './media/storage.js';
 
 export type Deployment = 'A' | 'B';
 
+/** Namespaces the REST index advertises, in the order WordPress lists them. */
+export function namespacesFor(deployment: Deployment): string[] {
+  const list = ['oembed/1.0', 'forms/v1', 'widgets/v1', 'core/v2', 'site-health/v1', 'block-editor/v1', 'abilities/v1'];
+  if (deployment === 'B') list.push('seo/v1');
+  return list;
+}
+
 export interface Config {
   port: number;
   host: string;

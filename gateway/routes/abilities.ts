@@ -6,7 +6,7 @@
 import type { Endpoint, GatewayRequest, RouteEntry } from '../types.js';
 import { WpError } from '../errors.js';
 import { pagingHeaders } from '../shape/paging.js';
-import { ABILITIES, executeAbility, findAbility, type Ability } from '../../src/abilities/index.js';
+import { executeAbility, getAbility, listAbilities, requireAbilityRead, type Ability } from '../../src/abilities/index.js';
 
 const NS = 'abilities/v1';
 const base = `/${NS}/abilities`;
@@ -19,15 +19,8 @@ export interface AbilityRouteOptions {
 
 const nameArg = { description: 'Unique identifier for the ability.', type: 'string' } as const;
 
-function requireRead(req: GatewayRequest): void {
-  if (!req.ctx.viewer || !req.ctx.can('read')) throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.ctx.viewer ? 403 : 401);
-}
-
-function found(name: unknown): Ability {
-  const ability = findAbility(String(name));
-  if (!ability) throw new WpError('rest_ability_not_found', 'Ability not found.', 404);
-  return ability;
-}
+const requireRead = (req: GatewayRequest) => requireAbilityRead(req.ctx);
+const found = getAbility;
 
 /** An ability as the list and item routes print it: its definition, schemas included. */
 function abilityData(a: Ability, root: string): Record<string, unknown> {
@@ -72,7 +65,7 @@ const list: Endpoint = {
     const page = Number(req.params.page);
     const perPage = Number(req.params.per_page);
     const category = req.params.category === undefined || req.params.category === '' ? null : String(req.params.category);
-    const all = ABILITIES.filter((a) => category === null || a.category === category);
+    const all = listAbilities(category);
     const totalPages = Math.ceil(all.length / perPage);
     const body = all.slice((page - 1) * perPage, page * perPage).map((a) => abilityData(a, req.root));
     return { status: 200, body, headers: pagingHeaders(`${req.root}${NS}/abilities`, req.query, page, all.length, totalPages) };

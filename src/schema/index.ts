@@ -12,6 +12,8 @@ import './types/index.js';
 import './forms/index.js';
 import './widgets/index.js';
 import './seo/head/index.js';
+import './seo/site/index.js';
+import './abilities/index.js';
 import './relations/index.js';
 import './subscriptions/index.js';
 

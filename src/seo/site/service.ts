@@ -37,6 +37,8 @@ export async function dismissAlert(ctx: Context, key: unknown): Promise<{ succes
 
 export async function setIntroductionSeen(ctx: Context, id: string, seen: boolean): Promise<{ success: boolean; status: number }> {
   requireCap(ctx, 'edit_posts');
+  // The REST path only matches such ids; GraphQL passes any string.
+  if (!/^[\w-]+$/.test(id)) invalid('introduction_id', 'introduction_id must be letters, digits, _ and -.');
   await updateUserState(ctx, ctx.viewer!.id, (s) => { s.introductions[id] = seen; });
   return { success: true, status: 200 };
 }
