@@ -22,6 +22,7 @@ import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
 import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
+import { registerSeoServices } from '../src/seo/services.js';
 import { registerContentEvents } from '../src/content/events.js';
 import { graphqlGuards } from './graphql-guards.js';
 import { createApiDocs } from './openapi/serve.js';
@@ -32,6 +33,14 @@ export const UPLOADS_PATH = '/wp-content/uploads/';
 export type App = Awaited<ReturnType<typeof createApp>>;
 
 export function createApp(config: Config, db: Db) {
+  const seo = {
+    restRoot: `${config.siteUrl}${config.restPrefix}/`,
+    providers: {
+      keyphraseProviderUrl: config.seoKeyphraseProviderUrl, rankTrackerUrl: config.seoRankTrackerUrl,
+      rankTrackerClientId: config.seoRankTrackerClientId, allowHosts: config.seoAllowHosts,
+    },
+    importChunkSize: config.seoImportChunkSize,
+  };
   const operations = loadOperations(schema);
   const run = createRunner(schema, operations);
   const table = buildRouteTable({
@@ -44,15 +53,10 @@ export function createApp(config: Config, db: Db) {
       uploadsDir: config.uploadsDir, s3: config.uploadsS3,
       cache: () => (cache ? { capacity: config.cacheEntries, entries: cache.size } : null),
     },
-    seo: {
-      restRoot: `${config.siteUrl}${config.restPrefix}/`,
-      providers: {
-        keyphraseProviderUrl: config.seoKeyphraseProviderUrl, rankTrackerUrl: config.seoRankTrackerUrl,
-        rankTrackerClientId: config.seoRankTrackerClientId, allowHosts: config.seoAllowHosts,
-      },
-      importChunkSize: config.seoImportChunkSize,
-    },
+    seo,
   });
+  // The seo/v1 site features over GraphQL use the same providers, hosts, chunk size and root.
+  registerSeoServices(db, seo);
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
   const media: MediaServices = {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),

@@ -13,6 +13,7 @@ import './forms/index.js';
 import './widgets/index.js';
 import './seo/head/index.js';
 import './seo/site/index.js';
+import './seo/site/tools.js';
 import './abilities/index.js';
 import './relations/index.js';
 import './subscriptions/index.js';

@@ -6,15 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry, RouteResult } from '../../types.js';
 import type { SeoRouteOptions } from './index.js';
-import { WpError } from '../../errors.js';
 import {
   checkCapability, configurationState, dismissAlert, dismissNewContentType, getWorkouts, requireCap, saveConfigurationState,
   saveSiteRepresentation, saveSocialProfiles, saveWorkouts, searchPostMeta, setIntegrationActive, setIntroductionSeen, setTracking,
   videoEmbedPermission,
 } from '../../../src/seo/site/service.js';
 import { fileSize } from '../../../src/seo/site/file-size.js';
-import { runImport } from '../../../src/seo/import/service.js';
-import { createProviders } from '../../../src/seo/providers/index.js';
+import { importAnswer, runImport } from '../../../src/seo/import/service.js';
+import { createProviders, keyphrasesToTrack, keyphraseToUntrack } from '../../../src/seo/providers/index.js';
 
 const NS = 'seo/v1';
 const route = (path: string, ...endpoints: Endpoint[]): RouteEntry => ({ namespace: NS, pattern: `/${NS}/${path}`, endpoints });
@@ -23,10 +22,6 @@ const route = (path: string, ...endpoints: Endpoint[]): RouteEntry => ({ namespa
 const mirrored = (body: { status: number }): RouteResult => ({ status: body.status, body });
 const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)]);
-
-function missing(param: string): never {
-  throw new WpError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: `${param} is required.` } });
-}
 
 export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
   const providers = createProviders(o.providers ?? {});
@@ -144,8 +139,7 @@ export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
         const plugin = req.pathParams.plugin;
         const type = req.pathParams.type;
         const p = await runImport(req.ctx, plugin, type, document, chunk);
-        const { next, ...rest } = p;
-        return { status: p.status, body: { ...rest, next_url: next ? `${req.root}${NS}/import/${plugin}/${type}` : false } };
+        return { status: p.status, body: importAnswer(p, req.root, plugin, type) };
       },
     }),
     route('integrations/set_active', {
@@ -196,11 +190,7 @@ export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
     route('rank-tracker/keyphrases/track', {
       methods: ['POST'], permission: 'edit_posts',
       args: { keyphrases: { description: 'The keyphrases to track.', required: true } },
-      handler: edit('edit_posts', async (req) => {
-        const list = strings(req.params.keyphrases).map((k) => k.trim()).filter(Boolean);
-        if (!list.length) missing('keyphrases');
-        return mirrored(await providers.rankTracker.track(req.ctx, list));
-      }),
+      handler: edit('edit_posts', async (req) => mirrored(await providers.rankTracker.track(req.ctx, keyphrasesToTrack(req.params.keyphrases)))),
     }),
     route('rank-tracker/keyphrases', {
       methods: ['POST'], permission: 'edit_posts',
@@ -218,11 +208,7 @@ export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
     }),
     route('rank-tracker/keyphrases/untrack', {
       methods: ['DELETE'], permission: 'edit_posts', args: {},
-      handler: edit('edit_posts', async (req) => {
-        const keyphrase = str(req.params.keyphrase)?.trim();
-        if (!keyphrase) missing('keyphrase');
-        return mirrored(await providers.rankTracker.untrack(req.ctx, keyphrase));
-      }),
+      handler: edit('edit_posts', async (req) => mirrored(await providers.rankTracker.untrack(req.ctx, keyphraseToUntrack(req.params.keyphrase)))),
     }),
     route('rank-tracker/account/limit', {
       methods: ['GET'], permission: 'edit_posts', args: {},

@@ -90,6 +90,14 @@ export async function runImport(ctx: Context, plugin: string, type: string, docu
   return { success: true, status: 200, total: job.total, imported: job.imported, skipped: job.skipped, next: !done, errors: job.errors };
 }
 
+export type ImportAnswer = Omit<ImportProgress, 'next'> & { next_url: string | false };
+
+/** A step's answer as the route sends it: `next_url` is where to call again (`{root}seo/v1/import/{plugin}/{type}`), false once done. */
+export function importAnswer(p: ImportProgress, restRoot: string, plugin: string, type: string): ImportAnswer {
+  const { next, ...rest } = p;
+  return { ...rest, next_url: next ? `${restRoot}seo/v1/import/${plugin}/${type}` : false };
+}
+
 function describe(u: Unit): string {
   if (u.kind === 'author') return `author ${u.author.login}`;
   if (u.kind === 'term') return `${u.term.taxonomy} ${u.term.slug}`;

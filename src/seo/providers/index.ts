@@ -87,6 +87,26 @@ class ProviderApi {
   }
 }
 
+/** A required parameter absent or blank, as the route's validation reports it. */
+function missing(param: string): never {
+  throw restError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: `${param} is required.` } });
+}
+
+/** The keyphrases to track: a list or one value, each trimmed, blanks left out; none left is a 400. */
+export function keyphrasesToTrack(v: unknown): string[] {
+  const all = Array.isArray(v) ? v.map(String) : v === undefined || v === null || v === '' ? [] : [String(v)];
+  const list = all.map((k) => k.trim()).filter(Boolean);
+  if (!list.length) missing('keyphrases');
+  return list;
+}
+
+/** The keyphrase to stop tracking, trimmed; absent or blank is a 400. */
+export function keyphraseToUntrack(v: unknown): string {
+  const keyphrase = v === undefined || v === null ? undefined : String(v).trim();
+  if (!keyphrase) missing('keyphrase');
+  return keyphrase;
+}
+
 export interface SeoProviders {
   keyphrase: KeyphraseProvider;
   rankTracker: RankTracker;

@@ -12,13 +12,14 @@ import {
   saveSocialProfiles, saveWorkouts, setIntegrationActive, setIntroductionSeen, setTracking, videoEmbedPermission,
 } from '../../../seo/site/service.js';
 
-function requireSeo(ctx: Context): void {
+/** Deployment A keeps no SEO settings: every seo field refuses as an unknown REST route would. */
+export function requireSeo(ctx: Context): void {
   if (!seoEnabled(ctx.db)) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 }
 
 interface Answer { success: boolean; status: number; message?: unknown; error?: unknown; failures?: unknown }
 
-const ResultRef = builder.objectRef<Answer>('SeoSettingsResult').implement({
+export const ResultRef = builder.objectRef<Answer>('SeoSettingsResult').implement({
   description: 'The answer of a seo/v1 settings write, as the REST route sends it (`{success, status, …}`).',
   fields: (t) => ({
     success: t.boolean({ description: 'Whether the change was stored.', resolve: (r) => r.success }),
