@@ -80,11 +80,14 @@ export function createApp(config: Config, db: Db) {
     graphiql: config.graphiql,
     plugins: graphqlGuards(config),
     logging: false,
-    context: async ({ request }) => {
+    context: async ({ request, ...server }) => {
       const query = Object.fromEntries(new URL(request.url).searchParams);
       const identity = await authenticateRequest(db, { headers: request.headers, query });
       if (identity instanceof RestError) throw identity;
-      return createContext(db, identity.user, media);
+      // The address: given by fetch() below, or the node:http socket (gateway/server.ts).
+      const s = server as { ip?: string; req?: { socket?: { remoteAddress?: string } } };
+      const ip = s.ip ?? s.req?.socket?.remoteAddress ?? '';
+      return { ...createContext(db, identity.user, media), client: { ip, userAgent: request.headers.get('user-agent') ?? '' } };
     },
   });
 
@@ -101,7 +104,7 @@ export function createApp(config: Config, db: Db) {
   /** Fetch-style entry: REST goes to the dispatcher, /graphql to yoga. */
   async function fetch(request: Request, ip?: string): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname === '/graphql') return yoga.fetch(request);
+    if (url.pathname === '/graphql') return yoga.fetch(request, { ip });
     if (isAdmin(url)) return admin(request, ip);
     if (apiDocs.claims(request.method, url)) {
       const out = apiDocs.serve(request.method, url);

@@ -34,6 +34,8 @@ export interface Context {
   media: MediaServices | null;
   /** A batch loader shared by every field of this request that names the same key. */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
+  /** The caller's address and user agent, for the /graphql requests that record them (contact-form feedback). */
+  client?: { ip: string; userAgent: string };
 }
 
 export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null, media: MediaServices | null = null): Context {

@@ -9,41 +9,22 @@ import { WpError } from '../../errors.js';
 import { createContext } from '../../../src/context.js';
 import { buildHead } from '../../../src/seo/head/head.js';
 import { targetOfUrl } from '../../../src/seo/head/resolve.js';
-import { RestError } from '../../../src/errors.js';
-import {
-  INDEXING_LIMIT, IndexingError, indexGeneral, indexPostTypeArchives, indexPosts, indexTerms, linkPosts, linkTerms,
-  setIndexingState, type IndexedObject,
-} from '../../../src/seo/indexables/indexing.js';
+import { INDEXING_STEPS, runIndexingStep, type IndexingStep } from '../../../src/seo/indexables/indexing.js';
 import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
 import { parseFieldsParam } from '../../shape/fields.js';
 
 const NS = 'seo/v1';
 
-function requireEditPosts(req: GatewayRequest): void {
-  if (!req.ctx.can('edit_posts')) throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.ctx.viewer ? 403 : 401);
-}
-
-/** A batch step: `{objects, next_url}`, the same route again while a full batch was done. */
-function indexingRoute(o: SeoRouteOptions, path: string, step: (req: GatewayRequest) => Promise<IndexedObject[] | null>): RouteEntry {
+/** A batch step: `{objects, next_url}`, the same route again while a full batch was done (src/seo/indexables/indexing.ts). */
+function indexingRoute(o: SeoRouteOptions, step: IndexingStep): RouteEntry {
+  const path = INDEXING_STEPS[step];
   const full = `${(o.restRoot ?? '/').replace(/\/$/, '')}/${NS}/${path}`;
   const endpoint: Endpoint = {
     methods: ['POST'], permission: 'edit_posts', args: {},
     async handler(req) {
-      requireEditPosts(req);
-      let objects: IndexedObject[] | null;
-      try {
-        objects = await step(req);
-      } catch (e) {
-        if (e instanceof WpError || e instanceof RestError) throw e;
-        const ie = e instanceof IndexingError ? e : null;
-        const cause = ie ? ie.cause : e;
-        throw new WpError('wpseo_error_indexing', `Indexing failed: ${cause instanceof Error ? cause.message : String(cause)}`, 500, {
-          stackTrace: cause instanceof Error ? cause.stack ?? '' : '', object_id: ie?.objectId ?? null, object_type: ie?.objectType ?? null,
-        });
-      }
-      const more = objects !== null && objects.length >= INDEXING_LIMIT;
-      return { status: 200, body: { objects: objects ?? [], next_url: more ? full : false } };
+      const { objects, more } = await runIndexingStep(req.ctx, step);
+      return { status: 200, body: { objects, next_url: more ? full : false } };
     },
   };
   return { namespace: NS, pattern: `/${NS}/${path}`, endpoints: [endpoint] };
@@ -113,15 +94,7 @@ const settingsRoute: RouteEntry = {
 export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
   return [
     { namespace: NS, pattern: `/${NS}/get_head`, endpoints: [getHead] },
-    indexingRoute(o, 'indexing/prepare', async (req) => { await setIndexingState(req.ctx, 'prepared'); return null; }),
-    indexingRoute(o, 'indexing/posts', (req) => indexPosts(req.ctx)),
-    indexingRoute(o, 'indexing/terms', (req) => indexTerms(req.ctx)),
-    indexingRoute(o, 'indexing/post-type-archives', (req) => indexPostTypeArchives(req.ctx)),
-    indexingRoute(o, 'indexing/general', (req) => indexGeneral(req.ctx)),
-    indexingRoute(o, 'indexing/indexables-complete', async (req) => { await setIndexingState(req.ctx, 'indexables-complete'); return null; }),
-    indexingRoute(o, 'indexing/complete', async (req) => { await setIndexingState(req.ctx, 'complete'); return null; }),
-    indexingRoute(o, 'link-indexing/posts', (req) => linkPosts(req.ctx)),
-    indexingRoute(o, 'link-indexing/terms', (req) => linkTerms(req.ctx)),
+    ...(Object.keys(INDEXING_STEPS) as IndexingStep[]).map((step) => indexingRoute(o, step)),
     settingsRoute,
   ];
 }

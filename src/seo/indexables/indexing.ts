@@ -3,6 +3,7 @@
 // links of indexed content into SeoLink rows and keeps the link counts.
 import type { Context } from '../../context.js';
 import { setOption } from '../../site/options.js';
+import { RestError, authStatus, restError } from '../../errors.js';
 import {
   CONTENT_SELECT, INDEXED_TAXONOMIES, INDEXED_TYPES, contentColumns, hashPermalink, homeColumns,
   postArchiveColumns, scoreColumns, scoreEnv, systemColumns, termColumns, upsertIndexable, userColumns,
@@ -186,4 +187,44 @@ export async function linkTerms(ctx: Context, limit = INDEXING_LIMIT): Promise<I
   }
   await recountIncoming(ctx, [...touched]);
   return rows.map(shape);
+}
+
+/** The steps of seo/v1 indexing and link indexing, by the path of their REST route. */
+export const INDEXING_STEPS = {
+  prepare: 'indexing/prepare', posts: 'indexing/posts', terms: 'indexing/terms', 'post-type-archives': 'indexing/post-type-archives',
+  general: 'indexing/general', 'indexables-complete': 'indexing/indexables-complete', complete: 'indexing/complete',
+  'link-posts': 'link-indexing/posts', 'link-terms': 'link-indexing/terms',
+} as const;
+export type IndexingStep = keyof typeof INDEXING_STEPS;
+
+const STEP_RUNNERS: Record<IndexingStep, (ctx: Context) => Promise<IndexedObject[] | null>> = {
+  prepare: async (ctx) => { await setIndexingState(ctx, 'prepared'); return null; },
+  posts: (ctx) => indexPosts(ctx),
+  terms: (ctx) => indexTerms(ctx),
+  'post-type-archives': (ctx) => indexPostTypeArchives(ctx),
+  general: (ctx) => indexGeneral(ctx),
+  'indexables-complete': async (ctx) => { await setIndexingState(ctx, 'indexables-complete'); return null; },
+  complete: async (ctx) => { await setIndexingState(ctx, 'complete'); return null; },
+  'link-posts': (ctx) => linkPosts(ctx),
+  'link-terms': (ctx) => linkTerms(ctx),
+};
+
+/**
+ * One indexing call (edit_posts): the objects indexed and whether a full batch was done (call the
+ * step again then). A failure is 500 `wpseo_error_indexing` naming the object, as the plugin's.
+ */
+export async function runIndexingStep(ctx: Context, step: IndexingStep): Promise<{ objects: IndexedObject[]; more: boolean }> {
+  if (!ctx.can('edit_posts')) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
+  let objects: IndexedObject[] | null;
+  try {
+    objects = await STEP_RUNNERS[step](ctx);
+  } catch (e) {
+    if (e instanceof RestError) throw e;
+    const ie = e instanceof IndexingError ? e : null;
+    const cause = ie ? ie.cause : e;
+    throw restError('wpseo_error_indexing', `Indexing failed: ${cause instanceof Error ? cause.message : String(cause)}`, 500, {
+      stackTrace: cause instanceof Error ? cause.stack ?? '' : '', object_id: ie?.objectId ?? null, object_type: ie?.objectType ?? null,
+    });
+  }
+  return { objects: objects ?? [], more: objects !== null && objects.length >= INDEXING_LIMIT };
 }

@@ -1,0 +1,121 @@
+// The last REST routes given GraphQL fields: the contact-form feedback submission and the seo/v1
+// indexing steps. Each field answers what its REST route answers on the same data, with the same
+// refusals; deployment A refuses the seo fields as REST does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
+import { expectGqlError } from '../helpers/gql.js';
+
+let site: TestSite;
+let twin: TestSite;
+let a: TestSite;
+
+beforeAll(async () => {
+  [site, twin, a] = await Promise.all([
+    createTestSite({ deployment: 'B', formRateLimit: 1000 }),
+    createTestSite({ deployment: 'B', formRateLimit: 1000 }),
+    createTestSite({ deployment: 'A' }),
+  ]);
+});
+afterAll(async () => { await site?.close(); await twin?.close(); await a?.close(); });
+
+const restError = (res: { status: number; body: any }) => [res.status, res.body?.code];
+const UA = { 'user-agent': 'test-agent/1.0' };
+
+describe('contact-form feedback', () => {
+  const SUBMIT = `mutation($id: Int!, $u: String, $f: JSON!, $files: [ContactFormFileInput!]) {
+    submitContactForm(id: $id, unitTag: $u, fields: $f, files: $files) { contactFormId status message postedDataHash into invalidFields { field message idref errorId } demoMode } }`;
+  /** A REST feedback answer as ContactFormFeedback prints it. */
+  const asFeedback = (b: any) => ({
+    contactFormId: b.contact_form_id, status: b.status, message: b.message, postedDataHash: b.posted_data_hash ?? null, into: b.into,
+    invalidFields: b.invalid_fields.map((f: any) => ({ field: f.field, message: f.message, idref: f.idref, errorId: f.error_id })), demoMode: b.demo_mode ?? null,
+  });
+  const multipart = (fields: Record<string, string>, file?: [string, string, string]) => {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+    if (file) fd.append(file[0], new File([file[2]], file[1], { type: 'text/plain' }));
+    return fd;
+  };
+  /** A GraphQL multipart request (operations, map, files) with one file under $files.0.file. */
+  const gqlUpload = async (variables: Record<string, unknown>, file: [string, string, string]) => {
+    const fd = new FormData();
+    fd.append('operations', JSON.stringify({ query: SUBMIT, variables: { ...variables, files: [{ field: file[0], file: null }] } }));
+    fd.append('map', JSON.stringify({ 0: ['variables.files.0.file'] }));
+    fd.append('0', new File([file[2]], file[1], { type: 'text/plain' }));
+    const res = await site.req('POST', `${SITE}/graphql`, { body: fd, headers: { ...UA, 'graphql-preflight': '1' } });
+    return res;
+  };
+
+  it('answers every outcome as REST does, with the same refusals', async () => {
+    const created = await site.req('POST', '/forms/v1/contact-forms?context=save', {
+      as: 'administrator', json: { title: 'Feedback', form: '[text* your-name] [email* your-email] [file up limit:100 filetypes:txt] [submit "Send"]' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.id as number;
+    const unit = `wpcf7-f${id}-p0-o1`;
+    const cases: Record<string, string>[] = [
+      { _wpcf7: String(id), _wpcf7_unit_tag: unit },
+      { _wpcf7: String(id), _wpcf7_unit_tag: unit, 'your-name': 'Ann', 'your-email': 'not an address' },
+      { _wpcf7: String(id), _wpcf7_unit_tag: unit, 'your-name': 'Ann', 'your-email': 'ann@example.net' },
+    ];
+    for (const fields of cases) {
+      const rest = await site.req('POST', `/forms/v1/contact-forms/${id}/feedback`, { body: multipart(fields), headers: UA });
+      expect(rest.status, rest.text).toBe(200);
+      const g = await site.gql(SUBMIT, { id, f: fields }, { headers: UA });
+      expect(g.data?.submitContactForm, JSON.stringify(g.errors)).toEqual(asFeedback(rest.body));
+    }
+    // The unit tag as its own argument, and a file.
+    const fields = { _wpcf7: String(id), 'your-name': 'Ann', 'your-email': 'ann@example.net' };
+    const rest = await site.req('POST', `/forms/v1/contact-forms/${id}/feedback`, { body: multipart({ ...fields, _wpcf7_unit_tag: unit }, ['up', 'note.txt', 'hello']), headers: UA });
+    const g = await gqlUpload({ id, u: unit, f: fields }, ['up', 'note.txt', 'hello']);
+    expect(g.body.data?.submitContactForm, g.text).toEqual(asFeedback(rest.body));
+    const tooBig = await site.req('POST', `/forms/v1/contact-forms/${id}/feedback`, { body: multipart({ ...fields, _wpcf7_unit_tag: unit }, ['up', 'big.txt', 'x'.repeat(200)]), headers: UA });
+    expect(tooBig.body.status).toBe('validation_failed');
+    expect((await gqlUpload({ id, u: unit, f: fields }, ['up', 'big.txt', 'x'.repeat(200)])).body.data.submitContactForm).toEqual(asFeedback(tooBig.body));
+
+    // Refusals: an unknown form, no unit tag.
+    expect(restError(await site.req('POST', '/forms/v1/contact-forms/999999/feedback', { body: multipart(cases[0]), headers: UA }))).toEqual([404, 'wpcf7_not_found']);
+    expectGqlError(await site.gql(SUBMIT, { id: 999999, f: cases[0] }, { headers: UA }), 404, 'wpcf7_not_found');
+    expect(restError(await site.req('POST', `/forms/v1/contact-forms/${id}/feedback`, { body: multipart({ 'your-name': 'Ann' }), headers: UA }))).toEqual([400, 'wpcf7_unit_tag_not_found']);
+    expectGqlError(await site.gql(SUBMIT, { id, f: { 'your-name': 'Ann' } }, { headers: UA }), 400, 'wpcf7_unit_tag_not_found');
+  });
+});
+
+describe('seo indexing', () => {
+  const RUN = 'mutation($s: SeoIndexingStep!) { runSeoIndexing(step: $s) { objects nextStep done } }';
+  const STEPS: [string, string][] = [
+    ['PREPARE', 'indexing/prepare'], ['POSTS', 'indexing/posts'], ['TERMS', 'indexing/terms'], ['POST_TYPE_ARCHIVES', 'indexing/post-type-archives'],
+    ['GENERAL', 'indexing/general'], ['INDEXABLES_COMPLETE', 'indexing/indexables-complete'], ['LINK_POSTS', 'link-indexing/posts'],
+    ['LINK_TERMS', 'link-indexing/terms'], ['COMPLETE', 'indexing/complete'],
+  ];
+
+  it('runs every step as REST does on the same data', async () => {
+    const now = new Date('2026-01-02T03:04:05Z');
+    for (const s of [site, twin]) {
+      await s.db.prisma.content.createMany({
+        data: Array.from({ length: 30 }, (_, i) => ({
+          type: 'post', status: 'publish', authorId: s.users.administrator.id, title: `Post ${i}`, slug: `post-${i}`,
+          content: `<p><a href="https://elsewhere.example/${i}">x</a></p>`, date: now, dateGmt: now, modified: now, modifiedGmt: now,
+        })),
+      });
+    }
+    for (const [step, path] of STEPS) {
+      for (let call = 0; call < 5; call++) {
+        const rest = await twin.req('POST', `/seo/v1/${path}`, { as: 'editor' });
+        expect(rest.status, rest.text).toBe(200);
+        const g = await site.gql(RUN, { s: step }, { as: 'editor' });
+        expect(g.data?.runSeoIndexing, JSON.stringify(g.errors)).toEqual({ objects: rest.body.objects, nextStep: rest.body.next_url ? step : null, done: rest.body.next_url === false });
+        if (rest.body.next_url === false) break;
+      }
+    }
+    expect(await site.db.prisma.indexable.count()).toBe(await twin.db.prisma.indexable.count());
+  });
+
+  it('refuses as REST does', async () => {
+    for (const [as, status] of [[undefined, 401], ['subscriber', 403]] as const) {
+      expect(restError(await twin.req('POST', '/seo/v1/indexing/posts', { as }))).toEqual([status, 'rest_forbidden']);
+      expectGqlError(await site.gql(RUN, { s: 'POSTS' }, { as }), status, 'rest_forbidden');
+    }
+    expect(restError(await a.req('POST', '/seo/v1/indexing/posts', { as: 'administrator' }))).toEqual([404, 'rest_no_route']);
+    expectGqlError(await a.gql(RUN, { s: 'POSTS' }, { as: 'administrator' }), 404, 'rest_no_route');
+  });
+});
