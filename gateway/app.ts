@@ -23,6 +23,7 @@ import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
 import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
 import { registerSeoServices } from '../src/seo/services.js';
+import { registerHealthOptions, type HealthOptions } from '../src/site-health/checks.js';
 import { registerContentEvents } from '../src/content/events.js';
 import { graphqlGuards } from './graphql-guards.js';
 import { createApiDocs } from './openapi/serve.js';
@@ -41,6 +42,13 @@ export function createApp(config: Config, db: Db) {
     },
     importChunkSize: config.seoImportChunkSize,
   };
+  const siteHealth: HealthOptions = {
+    siteUrl: config.siteUrl, loopbackUrl: config.loopbackUrl ?? config.siteUrl, restPrefix: config.restPrefix, databaseUrl: config.databaseUrl,
+    uploadsDir: config.uploadsDir, s3: config.uploadsS3,
+    cache: () => (cache ? { capacity: config.cacheEntries, entries: cache.size } : null),
+  };
+  // The site-health checks over GraphQL run with the same settings.
+  registerHealthOptions(db, siteHealth);
   const operations = loadOperations(schema);
   const run = createRunner(schema, operations);
   const table = buildRouteTable({
@@ -48,11 +56,7 @@ export function createApp(config: Config, db: Db) {
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
     urlDetailsAllowHosts: config.urlDetailsAllowHosts,
-    siteHealth: {
-      siteUrl: config.siteUrl, loopbackUrl: config.loopbackUrl ?? config.siteUrl, restPrefix: config.restPrefix, databaseUrl: config.databaseUrl,
-      uploadsDir: config.uploadsDir, s3: config.uploadsS3,
-      cache: () => (cache ? { capacity: config.cacheEntries, entries: cache.size } : null),
-    },
+    siteHealth,
     seo,
   });
   // The seo/v1 site features over GraphQL use the same providers, hosts, chunk size and root.

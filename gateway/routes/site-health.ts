@@ -2,11 +2,7 @@
 // directory-sizes. Each test answers WordPress's result object; the checks live in
 // src/site-health. Administrators only (manage_options), refused with WordPress's rest_forbidden.
 import type { Endpoint, GatewayRequest, RouteEntry, RouteResult } from '../types.js';
-import { WpError } from '../errors.js';
-import {
-  authorizationHeaderCheck, databaseCheck, directorySizes, httpsCheck, loopbackCheck, pageCacheCheck, uploadsCheck,
-  type HealthOptions, type HealthResult,
-} from '../../src/site-health/checks.js';
+import { HEALTH_TESTS, directorySizes, requireManageOptions, type HealthOptions } from '../../src/site-health/checks.js';
 
 export type SiteHealthOptions = HealthOptions;
 
@@ -31,31 +27,17 @@ const TEST_SCHEMA = {
   },
 };
 
-function requireManageOptions(req: GatewayRequest): void {
-  if (!req.ctx.viewer || !req.ctx.can('manage_options')) {
-    throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.ctx.viewer ? 403 : 401);
-  }
-}
-
 const endpoint = (run: (req: GatewayRequest) => Promise<unknown>): Endpoint => ({
   methods: ['GET'], permission: 'manage_options', args: {},
   async handler(req): Promise<RouteResult> {
-    requireManageOptions(req);
+    requireManageOptions(req.ctx);
     return { status: 200, body: await run(req) };
   },
 });
 
 export function siteHealthRoutes(o: SiteHealthOptions): RouteEntry[] {
-  const tests: Record<string, (req: GatewayRequest) => Promise<HealthResult>> = {
-    database: (req) => databaseCheck(req.ctx.db),
-    'uploads-directory': () => uploadsCheck(o),
-    'page-cache': async () => pageCacheCheck(o),
-    'loopback-requests': () => loopbackCheck(o),
-    'authorization-header': () => authorizationHeaderCheck(o),
-    'https-status': async () => httpsCheck(o),
-  };
   return [
-    ...Object.entries(tests).map(([name, run]): RouteEntry => ({ namespace: NS, pattern: `/${NS}/tests/${name}`, endpoints: [endpoint(run)], schema: () => TEST_SCHEMA })),
+    ...Object.entries(HEALTH_TESTS).map(([name, run]): RouteEntry => ({ namespace: NS, pattern: `/${NS}/tests/${name}`, endpoints: [endpoint((req) => run(req.ctx.db, o))], schema: () => TEST_SCHEMA })),
     { namespace: NS, pattern: `/${NS}/directory-sizes`, endpoints: [endpoint((req) => directorySizes(req.ctx.db, o))] },
   ];
 }

@@ -16,6 +16,7 @@ import './seo/head/index.js';
 import './seo/site/index.js';
 import './seo/site/tools.js';
 import './seo/site/indexing.js';
+import './site-tools/index.js';
 import './abilities/index.js';
 import './relations/index.js';
 import './subscriptions/index.js';

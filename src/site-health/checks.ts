@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/client.js';
+import type { Context } from '../context.js';
+import { authStatus, restError } from '../errors.js';
 import { migrationsFor, sqlitePath } from '../db/migrate.js';
 import { escHtml as escapeHtml } from '../content/escape.js';
 
@@ -276,4 +278,33 @@ export async function directorySizes(db: Db, o: HealthOptions): Promise<Record<s
   }
   out.total_size = entry(total);
   return out;
+}
+
+// ---------------------------------------------------------------- the tests by name, for REST and GraphQL
+
+/** The tests of site-health/v1/tests/{test}, by their route name. */
+export const HEALTH_TESTS: Record<string, (db: Db, o: HealthOptions) => Promise<HealthResult>> = {
+  database: (db) => databaseCheck(db),
+  'uploads-directory': (_db, o) => uploadsCheck(o),
+  'page-cache': async (_db, o) => pageCacheCheck(o),
+  'loopback-requests': (_db, o) => loopbackCheck(o),
+  'authorization-header': (_db, o) => authorizationHeaderCheck(o),
+  'https-status': async (_db, o) => httpsCheck(o),
+};
+
+/** Administrators only (manage_options), refused with WordPress's rest_forbidden. */
+export function requireManageOptions(ctx: Context): void {
+  if (!ctx.viewer || !ctx.can('manage_options')) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
+}
+
+const registeredOptions = new WeakMap<Db, HealthOptions>();
+
+/** The app's settings of the checks, so that GraphQL runs them as the REST routes do. */
+export function registerHealthOptions(db: Db, o: HealthOptions): void { registeredOptions.set(db, o); }
+
+/** The settings registered for this database; without them the checks are not served (rest_no_route, as REST). */
+export function healthOptions(db: Db): HealthOptions {
+  const o = registeredOptions.get(db);
+  if (!o) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+  return o;
 }

@@ -1,5 +1,5 @@
-// The last REST routes given GraphQL fields: the contact-form feedback submission and the seo/v1
-// indexing steps. Each field answers what its REST route answers on the same data, with the same
+// The last REST routes given GraphQL fields: the contact-form feedback submission, the seo/v1
+// indexing steps, the seo/v1 scores and statistics, the fallback navigation and site health. Each field answers what its REST route answers on the same data, with the same
 // refusals; deployment A refuses the seo fields as REST does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
@@ -117,5 +117,60 @@ describe('seo indexing', () => {
     }
     expect(restError(await a.req('POST', '/seo/v1/indexing/posts', { as: 'administrator' }))).toEqual([404, 'rest_no_route']);
     expectGqlError(await a.gql(RUN, { s: 'POSTS' }, { as: 'administrator' }), 404, 'rest_no_route');
+  });
+});
+
+describe('reads', () => {
+  it('answers the seo scores and statistics as REST does', async () => {
+    const cat = await site.createTerm('categories', { name: 'Scored' });
+    await site.createPost({ title: 'Scored', status: 'publish', content: '<p>Engines and more engines.</p>', categories: [cat.id] });
+    const SCORES = 'query($k: SeoScoreKind!, $c: String!, $t: String, $term: Int) { seoScores(kind: $k, contentType: $c, taxonomy: $t, term: $term) }';
+    for (const [k, path] of [['SEO', 'seo_scores'], ['READABILITY', 'readability_scores']] as const) {
+      for (const [query, vars] of [['contentType=post', { c: 'post' }], ['contentType=page', { c: 'page' }], [`contentType=post&taxonomy=category&term=${cat.id}`, { c: 'post', t: 'category', term: cat.id }]] as const) {
+        const rest = await site.req('GET', `/seo/v1/${path}?${query}`, { as: 'editor' });
+        expect(rest.status, rest.text).toBe(200);
+        expect((await site.gql(SCORES, { k, ...vars }, { as: 'editor' })).data.seoScores).toEqual(rest.body);
+      }
+      expect(restError(await site.req('GET', `/seo/v1/${path}?contentType=book`, { as: 'editor' }))).toEqual([400, 'rest_invalid_param']);
+      expectGqlError(await site.gql(SCORES, { k, c: 'book' }, { as: 'editor' }), 400, 'rest_invalid_param');
+      expect(restError(await site.req('GET', `/seo/v1/${path}?contentType=post`, { as: 'subscriber' }))).toEqual([403, 'rest_forbidden']);
+      expectGqlError(await site.gql(SCORES, { k, c: 'post' }, { as: 'subscriber' }), 403, 'rest_forbidden');
+    }
+    const rest = await site.req('GET', '/seo/v1/statistics', { as: 'subscriber' });
+    expect(rest.status).toBe(200);
+    expect((await site.gql('{ seoStatistics }', {}, { as: 'subscriber' })).data.seoStatistics).toEqual(rest.body);
+    expect(restError(await site.req('GET', '/seo/v1/statistics'))).toEqual([401, 'rest_forbidden']);
+    expectGqlError(await site.gql('{ seoStatistics }'), 401, 'rest_forbidden');
+    for (const doc of ['{ seoStatistics }', '{ seoScores(kind: SEO, contentType: "post") }']) expectGqlError(await a.gql(doc, {}, { as: 'administrator' }), 404, 'rest_no_route');
+  });
+
+  it('answers the fallback navigation as REST does', async () => {
+    await site.createPage({ title: 'About', status: 'publish' });
+    const rest = await site.req('GET', '/block-editor/v1/navigation-fallback', { as: 'administrator' });
+    expect(rest.status, rest.text).toBe(200);
+    expect((await site.gql('{ navigationFallback }', {}, { as: 'administrator' })).data.navigationFallback).toEqual(rest.body);
+    for (const [as, status] of [[undefined, 401], ['editor', 403]] as const) {
+      expect(restError(await site.req('GET', '/block-editor/v1/navigation-fallback', { as }))).toEqual([status, 'rest_cannot_create']);
+      expectGqlError(await site.gql('{ navigationFallback }', {}, { as }), status, 'rest_cannot_create');
+    }
+  });
+
+  it('runs the site-health checks as REST does', async () => {
+    const HEALTH = 'query($t: SiteHealthTest!) { siteHealthCheck(test: $t) { test label status badge { label color } description actions } }';
+    for (const [name, path] of [['DATABASE', 'database'], ['UPLOADS_DIRECTORY', 'uploads-directory'], ['PAGE_CACHE', 'page-cache'], ['HTTPS_STATUS', 'https-status'], ['LOOPBACK_REQUESTS', 'loopback-requests']] as const) {
+      const rest = await a.req('GET', `/site-health/v1/tests/${path}`, { as: 'administrator' });
+      expect(rest.status, rest.text).toBe(200);
+      expect((await a.gql(HEALTH, { t: name }, { as: 'administrator' })).data.siteHealthCheck, path).toEqual(rest.body);
+    }
+    const sizes = await a.req('GET', '/site-health/v1/directory-sizes', { as: 'administrator' });
+    const g = (await a.gql('{ siteHealthDirectorySizes }', {}, { as: 'administrator' })).data.siteHealthDirectorySizes;
+    // The database grows between the two reads only by what other tests write: compare the shape and the uploads.
+    expect(Object.keys(g)).toEqual(Object.keys(sizes.body));
+    expect(g.uploads_size).toEqual(sizes.body.uploads_size);
+    for (const [as, status] of [[undefined, 401], ['editor', 403]] as const) {
+      expect(restError(await a.req('GET', '/site-health/v1/tests/database', { as }))).toEqual([status, 'rest_forbidden']);
+      expectGqlError(await a.gql(HEALTH, { t: 'DATABASE' }, { as }), status, 'rest_forbidden');
+      expectGqlError(await a.gql('{ siteHealthDirectorySizes }', {}, { as }), status, 'rest_forbidden');
+    }
   });
 });
