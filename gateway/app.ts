@@ -23,6 +23,7 @@ import type { MediaServices } from '../src/context.js';
 import { registerFormServices } from '../src/forms/services.js';
 import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
 import { registerSeoServices } from '../src/seo/services.js';
+import { createUrlDetailsFetcher, registerUrlDetailsFetcher } from '../src/url-details/service.js';
 import { registerHealthOptions, type HealthOptions } from '../src/site-health/checks.js';
 import { registerContentEvents } from '../src/content/events.js';
 import { graphqlGuards } from './graphql-guards.js';
@@ -49,6 +50,9 @@ export function createApp(config: Config, db: Db) {
   };
   // The site-health checks over GraphQL run with the same settings.
   registerHealthOptions(db, siteHealth);
+  // One url-details fetcher (allow-list and cache) for REST and GraphQL.
+  const urlDetailsFetcher = createUrlDetailsFetcher({ allowHosts: config.urlDetailsAllowHosts ?? [] });
+  registerUrlDetailsFetcher(db, urlDetailsFetcher);
   const operations = loadOperations(schema);
   const run = createRunner(schema, operations);
   const table = buildRouteTable({
@@ -56,6 +60,7 @@ export function createApp(config: Config, db: Db) {
     authorizationUrl: `${config.siteUrl}${config.adminPath}/authorize-application.php`,
     oembedAllowHosts: config.oembedAllowHosts,
     urlDetailsAllowHosts: config.urlDetailsAllowHosts,
+    urlDetailsFetcher,
     siteHealth,
     seo,
   });

@@ -4,7 +4,7 @@
 // it is read, and the navigation is generated. The rules live in src/{url-details,export,navigation}.
 import type { RouteEntry } from '../types.js';
 import { WpError } from '../errors.js';
-import { createUrlDetailsFetcher, type UrlDetailsOptions } from '../../src/url-details/service.js';
+import { createUrlDetailsFetcher, urlDetails, type UrlDetailsFetcher, type UrlDetailsOptions } from '../../src/url-details/service.js';
 import { exportContent, type ExportFormat } from '../../src/export/content.js';
 import { navigationFallback } from '../../src/navigation/fallback.js';
 
@@ -14,6 +14,8 @@ export interface BlockEditorOptions {
   /** Hosts url-details may fetch even on private addresses (URL_DETAILS_ALLOW_HOSTS). */
   urlDetailsAllowHosts?: string[];
   urlDetails?: Omit<UrlDetailsOptions, 'allowHosts'>;
+  /** The app's fetcher, shared with GraphQL; made here from the options when absent. */
+  urlDetailsFetcher?: UrlDetailsFetcher;
 }
 
 /** The item schema WordPress registers for url-details. */
@@ -32,18 +34,9 @@ function urlDetailsSchema(): Record<string, unknown> {
   };
 }
 
-/** WordPress validates the URL with wp_http_validate_url: an absolute http(s) URL with a host and no credentials. */
-function checkUrl(raw: string): void {
-  let url: URL | null = null;
-  try { url = new URL(raw); } catch { /* not a URL */ }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password) {
-    throw new WpError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'Invalid parameter.' }, details: {} });
-  }
-}
-
 export function blockEditorRoutes(o: BlockEditorOptions = {}): RouteEntry[] {
   // One fetcher, and so one cache, per app.
-  const fetcher = createUrlDetailsFetcher({ ...o.urlDetails, allowHosts: o.urlDetailsAllowHosts ?? [] });
+  const fetcher = o.urlDetailsFetcher ?? createUrlDetailsFetcher({ ...o.urlDetails, allowHosts: o.urlDetailsAllowHosts ?? [] });
   return [
     {
       namespace: NS,
@@ -56,13 +49,8 @@ export function blockEditorRoutes(o: BlockEditorOptions = {}): RouteEntry[] {
           url: { description: 'The URL to process.', type: 'string', format: 'uri', required: true },
         },
         async handler(req) {
-          const url = String(req.params.url ?? '');
-          // As WordPress: the argument's validation comes before the permission check.
-          checkUrl(url);
-          if (!req.ctx.can('edit_posts')) {
-            throw new WpError('rest_cannot_view_url_details', 'Sorry, you are not allowed to process remote URLs.', req.ctx.viewer ? 403 : 401);
-          }
-          return { status: 200, body: await fetcher.details(url) };
+          // As WordPress: the argument's validation comes before the permission check (src/url-details/service.ts).
+          return { status: 200, body: await urlDetails(req.ctx, String(req.params.url ?? ''), fetcher) };
         },
       }],
     },

@@ -12,6 +12,7 @@ import { typeRoutes } from './types.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
 import { blockEditorRoutes } from './block-editor.js';
+import type { UrlDetailsFetcher } from '../../src/url-details/service.js';
 import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
 import { siteHealthRoutes, type SiteHealthOptions } from './site-health.js';
@@ -26,6 +27,8 @@ export interface TableOptions {
   oembedAllowHosts?: string[];
   /** Hosts block-editor/v1/url-details may fetch even on private addresses (URL_DETAILS_ALLOW_HOSTS). */
   urlDetailsAllowHosts?: string[];
+  /** The url-details fetcher the app shares with GraphQL. */
+  urlDetailsFetcher?: UrlDetailsFetcher;
   /** Settings of the site-health/v1 checks (without them the namespace has only its index). */
   siteHealth?: SiteHealthOptions;
   /** Settings of the seo/v1 routes (deployment B). */
@@ -50,7 +53,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...formRoutes(),
     ...(o.namespaces.includes('site-health/v1') && o.siteHealth ? siteHealthRoutes(o.siteHealth) : []),
     ...(o.namespaces.includes('abilities/v1') ? abilityRoutes({ namespaces: o.namespaces }) : []),
-    ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts }),
+    ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts, urlDetailsFetcher: o.urlDetailsFetcher }),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );
   // seo/v1 adds the head fields to post and page records.

@@ -3,7 +3,9 @@
 // Answers are cached per URL for a day, as WordPress keeps them in a transient; failures are not
 // cached (WordPress neither: a failure may be temporary).
 import { guardedFetch, GuardedFetchError, type GuardedFetchOptions } from '../http/guarded-client.js';
-import { restError } from '../errors.js';
+import { authStatus, restError } from '../errors.js';
+import type { Context } from '../context.js';
+import type { Db } from '../db/client.js';
 import { readUrlDetails, type UrlDetails } from './details.js';
 
 export interface UrlDetailsOptions {
@@ -67,4 +69,31 @@ async function fetchPage(url: string, o: UrlDetailsOptions): Promise<{ text: str
   if (res.status !== 200) throw restError('no_response', 'URL not found. Response returned a non-200 status code for this URL.', 404);
   if (!res.text.trim()) throw restError('no_content', 'Unable to retrieve body from response at this URL.', 404);
   return { text: res.text, url: res.url };
+}
+
+const registeredFetchers = new WeakMap<Db, UrlDetailsFetcher>();
+
+/** The app's fetcher (its allow-list and cache), so that GraphQL previews links as the REST route does. */
+export function registerUrlDetailsFetcher(db: Db, fetcher: UrlDetailsFetcher): void { registeredFetchers.set(db, fetcher); }
+
+export function urlDetailsFetcher(db: Db): UrlDetailsFetcher {
+  let f = registeredFetchers.get(db);
+  if (!f) registeredFetchers.set(db, (f = createUrlDetailsFetcher()));
+  return f;
+}
+
+/** WordPress validates the URL with wp_http_validate_url: an absolute http(s) URL with a host and no credentials. */
+export function checkDetailsUrl(raw: string): void {
+  let url: URL | null = null;
+  try { url = new URL(raw); } catch { /* not a URL */ }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password) {
+    throw restError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'Invalid parameter.' }, details: {} });
+  }
+}
+
+/** GET block-editor/v1/url-details: the URL's validation first, then the right (edit_posts), then the fetch. */
+export async function urlDetails(ctx: Context, url: string, fetcher: UrlDetailsFetcher = urlDetailsFetcher(ctx.db)): Promise<UrlDetails> {
+  checkDetailsUrl(url);
+  if (!ctx.can('edit_posts')) throw restError('rest_cannot_view_url_details', 'Sorry, you are not allowed to process remote URLs.', authStatus(!!ctx.viewer));
+  return fetcher.details(url);
 }

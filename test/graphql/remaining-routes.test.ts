@@ -2,21 +2,36 @@
 // indexing steps, the seo/v1 scores and statistics, the fallback navigation and site health. Each field answers what its REST route answers on the same data, with the same
 // refusals; deployment A refuses the seo fields as REST does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createTestSite, SITE, type TestSite } from '../helpers/app.js';
 import { expectGqlError } from '../helpers/gql.js';
 
 let site: TestSite;
 let twin: TestSite;
 let a: TestSite;
+let server: Server;
+let base = '';
 
 beforeAll(async () => {
+  // Pages for the link previews.
+  server = createServer((req, res) => {
+    if (req.url === '/page') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end('<html><head><title>Fish &amp; Chips</title><link rel="icon" href="/favicon.ico"><meta name="description" content="Proper fish"><meta property="og:image" content="img/cover.png"></head><body></body></html>');
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('none');
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   [site, twin, a] = await Promise.all([
     createTestSite({ deployment: 'B', formRateLimit: 1000 }),
     createTestSite({ deployment: 'B', formRateLimit: 1000 }),
-    createTestSite({ deployment: 'A' }),
+    createTestSite({ deployment: 'A', urlDetailsAllowHosts: ['127.0.0.1'] }),
   ]);
 });
-afterAll(async () => { await site?.close(); await twin?.close(); await a?.close(); });
+afterAll(async () => { await site?.close(); await twin?.close(); await a?.close(); await new Promise((ok) => server?.close(ok)); });
 
 const restError = (res: { status: number; body: any }) => [res.status, res.body?.code];
 const UA = { 'user-agent': 'test-agent/1.0' };
@@ -142,6 +157,38 @@ describe('reads', () => {
     expect(restError(await site.req('GET', '/seo/v1/statistics'))).toEqual([401, 'rest_forbidden']);
     expectGqlError(await site.gql('{ seoStatistics }'), 401, 'rest_forbidden');
     for (const doc of ['{ seoStatistics }', '{ seoScores(kind: SEO, contentType: "post") }']) expectGqlError(await a.gql(doc, {}, { as: 'administrator' }), 404, 'rest_no_route');
+  });
+
+  it('answers the head of a URL as REST does', async () => {
+    const post = await site.createPost({ title: 'Headed', status: 'publish' });
+    const draft = await site.createPost({ title: 'Hidden', status: 'draft' });
+    const HEAD = 'query($u: String!) { seoHeadByUrl(url: $u) { html json status } }';
+    for (const u of [post.link, `${post.link}?x=1`, draft.link, 'http://example.test/', 'https://elsewhere.example/page/']) {
+      const rest = await site.req('GET', `/seo/v1/get_head?url=${encodeURIComponent(u)}`, { as: 'editor' });
+      expect((await site.gql(HEAD, { u }, { as: 'editor' })).data.seoHeadByUrl, u).toEqual(rest.body);
+    }
+    for (const u of ['not a url', 'ftp://example.test/']) {
+      expect(restError(await site.req('GET', `/seo/v1/get_head?url=${encodeURIComponent(u)}`))).toEqual([400, 'rest_invalid_param']);
+      expectGqlError(await site.gql(HEAD, { u }), 400, 'rest_invalid_param');
+    }
+    expectGqlError(await a.gql(HEAD, { u: 'http://example.test/' }), 404, 'rest_no_route');
+  });
+
+  it('previews links as REST does', async () => {
+    const DETAILS = 'query($u: String!) { urlDetails(url: $u) { title icon description image } }';
+    const path = (u: string) => `/block-editor/v1/url-details?${new URLSearchParams({ url: u })}`;
+    const rest = await a.req('GET', path(`${base}/page`), { as: 'contributor' });
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.body.title).toBe('Fish & Chips');
+    expect((await a.gql(DETAILS, { u: `${base}/page` }, { as: 'contributor' })).data.urlDetails).toEqual(rest.body);
+    for (const u of [`${base}/missing`, 'ftp://example.org/x', 'not a url']) {
+      const r = await a.req('GET', path(u), { as: 'contributor' });
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expectGqlError(await a.gql(DETAILS, { u }, { as: 'contributor' }), r.status, r.body.code);
+    }
+    expect(restError(await a.req('GET', path(`${base}/page`), { as: 'subscriber' }))).toEqual([403, 'rest_cannot_view_url_details']);
+    expectGqlError(await a.gql(DETAILS, { u: `${base}/page` }, { as: 'subscriber' }), 403, 'rest_cannot_view_url_details');
+    expectGqlError(await a.gql(DETAILS, { u: `${base}/page` }), 401, 'rest_cannot_view_url_details');
   });
 
   it('answers the fallback navigation as REST does', async () => {

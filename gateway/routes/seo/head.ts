@@ -5,12 +5,8 @@
 // answers are the plugin's shapes, nothing a GraphQL client would ask for.
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry } from '../../types.js';
 import type { SeoRouteOptions } from './index.js';
-import { WpError } from '../../errors.js';
-import { createContext } from '../../../src/context.js';
-import { buildHead } from '../../../src/seo/head/head.js';
-import { targetOfUrl } from '../../../src/seo/head/resolve.js';
 import { INDEXING_STEPS, runIndexingStep, type IndexingStep } from '../../../src/seo/indexables/indexing.js';
-import { publiclyViewable, resolveUrl } from '../../site/resolve.js';
+import { headByUrl } from '../../../src/seo/head/by-url.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
 import { parseFieldsParam } from '../../shape/fields.js';
 
@@ -30,29 +26,13 @@ function indexingRoute(o: SeoRouteOptions, step: IndexingStep): RouteEntry {
   return { namespace: NS, pattern: `/${NS}/${path}`, endpoints: [endpoint] };
 }
 
-const invalidUrl = () => new WpError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'Invalid parameter.' }, details: {} });
-
 const getHead: Endpoint = {
   methods: ['GET'], permission: 'public',
   args: { url: { description: 'The url to get the head for.', type: 'string', required: true } },
   async handler(req) {
-    let url: URL;
-    try { url = new URL(String(req.params.url)); } catch { throw invalidUrl(); }
-    if (!/^https?:$/.test(url.protocol)) throw invalidUrl();
-    // As an anonymous reader sees the page, whoever asks.
-    const anonymous = createContext(req.ctx.db, null, req.ctx.media);
-    const site = await anonymous.site();
-    const target = await targetOfUrl(anonymous, url, async (u) => {
-      let local: URL;
-      try { local = new URL(u.pathname + u.search, `${site.home}/`); } catch { return null; }
-      if (u.host !== local.host) return null;
-      const found = await resolveUrl(anonymous, site, local);
-      if (found.kind === 'home') return 'home';
-      if (found.kind === 'none' || found.item.embed || !['post', 'page'].includes(found.item.row.type)) return null;
-      return (await publiclyViewable(anonymous, found.item.row)) ? found.item.row.id : null;
-    });
-    const head = await buildHead(anonymous, target);
-    return { status: head.status, body: { html: head.html, json: head.json, status: head.status } };
+    // As an anonymous reader sees the page, whoever asks (src/seo/head/by-url.ts).
+    const head = await headByUrl(req.ctx, String(req.params.url));
+    return { status: head.status, body: head };
   },
 };
 

@@ -1,12 +1,15 @@
-// Read-only REST helpers over GraphQL: the seo/v1 dashboard scores and statistics (deployment B),
-// the block editor's fallback navigation and the site-health checks. Each field runs the service
+// Read-only REST helpers over GraphQL: the seo/v1 dashboard scores, statistics and head of a URL (deployment B),
+// the block editor's link previews and fallback navigation and the site-health checks. Each field runs the service
 // function its REST route runs (src/seo/scores, src/navigation, src/site-health) with the settings
 // the app registered for REST, so rights, validation and error codes are the same. The answers
 // are the REST bodies as JSON, except the health checks, which have WordPress's fixed shape.
 import { builder } from '../builder.js';
 import { requireSeo } from '../seo/site/index.js';
 import { scoreBuckets, seoStatistics } from '../../seo/scores/service.js';
+import { headByUrl, type HeadByUrl } from '../../seo/head/by-url.js';
 import { navigationFallback } from '../../navigation/fallback.js';
+import { urlDetails } from '../../url-details/service.js';
+import type { UrlDetails } from '../../url-details/details.js';
 import { HEALTH_TESTS, directorySizes, healthOptions, requireManageOptions, type HealthResult } from '../../site-health/checks.js';
 
 const ScoreKind = builder.enumType('SeoScoreKind', {
@@ -49,7 +52,38 @@ const HealthResultRef = builder.objectRef<HealthResult>('SiteHealthResult').impl
   }),
 });
 
+const UrlDetailsRef = builder.objectRef<UrlDetails>('UrlDetails').implement({
+  description: 'A link preview: the details of a page read from its head, as GET block-editor/v1/url-details answers them.',
+  fields: (t) => ({
+    title: t.string({ description: 'The contents of the <title> element from the URL.', resolve: (d) => d.title }),
+    icon: t.string({ description: 'The absolute URL of the page\'s icon; empty when it names none.', resolve: (d) => d.icon }),
+    description: t.string({ description: 'The content of the description meta element (or the Open Graph description).', resolve: (d) => d.description }),
+    image: t.string({ description: 'The absolute URL of the page\'s Open Graph image; empty when it names none.', resolve: (d) => d.image }),
+  }),
+});
+
+const HeadByUrlRef = builder.objectRef<HeadByUrl>('SeoHeadByUrl').implement({
+  description: 'The SEO head of a URL of the site, as GET seo/v1/get_head answers it.',
+  fields: (t) => ({
+    html: t.string({ description: 'The head as HTML.', resolve: (h) => h.html }),
+    json: t.field({ type: 'JSON', description: 'The head as an object.', resolve: (h) => h.json }),
+    status: t.int({ description: 'The HTTP status the page answers with (404 for what resolves to nothing); REST answers with it.', resolve: (h) => h.status }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  seoHeadByUrl: t.field({
+    type: HeadByUrlRef,
+    description: 'The SEO head of any URL of the site as an anonymous reader sees the page, as GET seo/v1/get_head (public; a URL that is not absolute http(s) is 400 rest_invalid_param; deployment B).',
+    args: { url: t.arg.string({ required: true, description: 'The URL to get the head for.' }) },
+    resolve: (_r, a, ctx) => { requireSeo(ctx); return headByUrl(ctx, a.url); },
+  }),
+  urlDetails: t.field({
+    type: UrlDetailsRef,
+    description: 'Fetches a page (through the guarded client, with the REST route\'s allow-list and cache) and reads its details, as GET block-editor/v1/url-details (a URL that is not absolute http(s) is 400 rest_invalid_param, checked first; edit_posts, refused with rest_cannot_view_url_details).',
+    args: { url: t.arg.string({ required: true, description: 'The URL to process.' }) },
+    resolve: (_r, a, ctx) => urlDetails(ctx, a.url),
+  }),
   seoScores: t.field({
     type: 'JSON',
     description: 'The dashboard\'s score buckets of published items of a content type, as GET seo/v1/seo_scores or seo/v1/readability_scores (`{scores, cache_used}`; edit_posts; an unknown content type, taxonomy or term is 400 rest_invalid_param; deployment B).',
