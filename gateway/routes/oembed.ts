@@ -3,8 +3,7 @@
 // for a draft's URL still gets 404), since the result is meant for other sites' pages.
 import type { RouteEntry } from '../types.js';
 import { WpError } from '../errors.js';
-import { createContext } from '../../src/context.js';
-import { embeddableItem, oembedData, oembedXml } from '../site/oembed.js';
+import { oembedFor, oembedXml } from '../site/oembed.js';
 
 /** `GET /oembed/1.0/embed?url=…[&format=json|xml][&maxwidth=N]` */
 export function oembedEmbedRoutes(): RouteEntry[] {
@@ -23,11 +22,7 @@ export function oembedEmbedRoutes(): RouteEntry[] {
       async handler(req) {
         const format = req.params.format;
         if (format !== 'json' && format !== 'xml') throw new WpError('oembed_invalid_format', 'The format must be json or xml.', 501);
-        const anonymous = createContext(req.ctx.db, null, req.ctx.media);
-        const site = await anonymous.site();
-        const item = await embeddableItem(anonymous, site, String(req.params.url));
-        if (!item) throw new WpError('oembed_invalid_url', 'Not Found', 404);
-        const data = await oembedData(anonymous, site, item, req.params.maxwidth);
+        const data = await oembedFor(req.ctx, String(req.params.url), req.params.maxwidth);
         return format === 'xml'
           ? { status: 200, body: data, raw: { text: oembedXml(data), contentType: 'text/xml; charset=UTF-8' } }
           : { status: 200, body: data };

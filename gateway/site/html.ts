@@ -21,7 +21,8 @@ export interface Head {
 }
 
 /** An image ready for an <img>: the file, its size, its alternative text, and the full file to link to. */
-export interface Picture { src: string; width?: number; height?: number; alt: string; full: string }
+export type { Picture } from '../../src/site/media-urls.js';
+import type { Picture } from '../../src/site/media-urls.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 

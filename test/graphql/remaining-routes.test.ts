@@ -174,6 +174,21 @@ describe('reads', () => {
     expectGqlError(await a.gql(HEAD, { u: 'http://example.test/' }), 404, 'rest_no_route');
   });
 
+  it('answers oEmbed data as REST does', async () => {
+    const post = await a.createPost({ title: 'Embedded', status: 'publish', content: '<p>Embed me.</p>' });
+    const draft = await a.createPost({ title: 'Not yet', status: 'draft' });
+    const OEMBED = 'query($u: String!, $w: Int) { oembed(url: $u, maxwidth: $w) }';
+    // The embed HTML carries a random secret per answer.
+    const noSecret = (d: any) => ({ ...d, html: String(d.html).replace(/secret=[A-Za-z0-9]+/g, 'secret=').replace(/data-secret="[A-Za-z0-9]+"/g, 'data-secret=""') });
+    for (const w of [undefined, 320, 50]) {
+      const rest = await a.req('GET', `/oembed/1.0/embed?url=${encodeURIComponent(post.link)}${w === undefined ? '' : `&maxwidth=${w}`}`);
+      expect(rest.status, rest.text).toBe(200);
+      expect(noSecret((await a.gql(OEMBED, { u: post.link, w })).data.oembed)).toEqual(noSecret(rest.body));
+    }
+    expect(restError(await a.req('GET', `/oembed/1.0/embed?url=${encodeURIComponent(draft.link)}`, { as: 'editor' }))).toEqual([404, 'oembed_invalid_url']);
+    expectGqlError(await a.gql(OEMBED, { u: draft.link }, { as: 'editor' }), 404, 'oembed_invalid_url');
+  });
+
   it('previews links as REST does', async () => {
     const DETAILS = 'query($u: String!) { urlDetails(url: $u) { title icon description image } }';
     const path = (u: string) => `/block-editor/v1/url-details?${new URLSearchParams({ url: u })}`;

@@ -1,5 +1,5 @@
 // Read-only REST helpers over GraphQL: the seo/v1 dashboard scores, statistics and head of a URL (deployment B),
-// the block editor's link previews and fallback navigation and the site-health checks. Each field runs the service
+// the oEmbed data of the site's items, the block editor's link previews and fallback navigation and the site-health checks. Each field runs the service
 // function its REST route runs (src/seo/scores, src/navigation, src/site-health) with the settings
 // the app registered for REST, so rights, validation and error codes are the same. The answers
 // are the REST bodies as JSON, except the health checks, which have WordPress's fixed shape.
@@ -9,6 +9,7 @@ import { scoreBuckets, seoStatistics } from '../../seo/scores/service.js';
 import { headByUrl, type HeadByUrl } from '../../seo/head/by-url.js';
 import { navigationFallback } from '../../navigation/fallback.js';
 import { urlDetails } from '../../url-details/service.js';
+import { oembedFor } from '../../oembed/embed.js';
 import type { UrlDetails } from '../../url-details/details.js';
 import { HEALTH_TESTS, directorySizes, healthOptions, requireManageOptions, type HealthResult } from '../../site-health/checks.js';
 
@@ -72,6 +73,15 @@ const HeadByUrlRef = builder.objectRef<HeadByUrl>('SeoHeadByUrl').implement({
 });
 
 builder.queryFields((t) => ({
+  oembed: t.field({
+    type: 'JSON',
+    description: 'The oEmbed data of an item of the site, decided as for an anonymous reader, as the JSON of GET oembed/1.0/embed (public; what cannot be embedded is 404 oembed_invalid_url; the XML format is REST only).',
+    args: {
+      url: t.arg.string({ required: true, description: 'The URL of the item.' }),
+      maxwidth: t.arg.int({ required: false, description: 'The largest width of the embed (clamped to 200–600; default 600).' }),
+    },
+    resolve: (_r, a, ctx) => oembedFor(ctx, a.url, a.maxwidth ?? 600),
+  }),
   seoHeadByUrl: t.field({
     type: HeadByUrlRef,
     description: 'The SEO head of any URL of the site as an anonymous reader sees the page, as GET seo/v1/get_head (public; a URL that is not absolute http(s) is 400 rest_invalid_param; deployment B).',
