@@ -1,7 +1,7 @@
 // The application: the schema, the prepared operations, the route table and the dispatcher over
 // one database. `fetch` serves in-process tests; server.ts puts it behind node:http.
 import { createYoga } from 'graphql-yoga';
-import type { Config } from '../src/config.js';
+import { namespacesFor, type Config } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { schema } from '../src/schema/index.js';
 import { createContext } from '../src/context.js';
@@ -10,7 +10,6 @@ import { RestError } from '../src/errors.js';
 import { loadOperations } from './operations.js';
 import { createRunner } from './execute.js';
 import { buildRouteTable } from './routes/index.js';
-import { namespacesFor } from './config.js';
 import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
 import { createResponseCache } from './cache.js';
 import { createAdminHandler } from './admin/authorize.js';

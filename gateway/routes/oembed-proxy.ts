@@ -5,7 +5,7 @@ import type { RouteEntry } from '../types.js';
 import { WpError } from '../errors.js';
 import { createContext } from '../../src/context.js';
 import { createOembedFetcher, type OembedFetcherOptions } from '../../src/oembed/proxy.js';
-import { embeddableItem, oembedData } from '../site/oembed.js';
+import { embeddableItem, oembedData } from '../../src/oembed/embed.js';
 
 export interface OembedProxyOptions {
   /** Hosts that may be fetched even on private addresses (OEMBED_ALLOW_HOSTS). */

@@ -3,7 +3,7 @@
 // for a draft's URL still gets 404), since the result is meant for other sites' pages.
 import type { RouteEntry } from '../types.js';
 import { WpError } from '../errors.js';
-import { oembedFor, oembedXml } from '../site/oembed.js';
+import { oembedFor, oembedXml } from '../../src/oembed/embed.js';
 
 /** `GET /oembed/1.0/embed?url=…[&format=json|xml][&maxwidth=N]` */
 export function oembedEmbedRoutes(): RouteEntry[] {

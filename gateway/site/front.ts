@@ -9,9 +9,9 @@ import { createContext, type Context, type MediaServices } from '../../src/conte
 import type { SiteSettings } from '../../src/site/options.js';
 import { contentTypeOf, permalink, POST_TYPE } from '../../src/resources/content-types.js';
 import type { ResponseCache } from '../cache.js';
-import { ITEM_SELECT, embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from './resolve.js';
+import { ITEM_SELECT, embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from '../../src/site/resolve.js';
 import { embedPage, homePage, methodNotAllowedPage, notFoundPage, singlePage } from './html.js';
-import { featuredAttachment, fileUrl, pictureOf } from './media.js';
+import { featuredAttachment, fileUrl, pictureOf } from '../../src/site/media-urls.js';
 import { buildHead, type HeadTarget } from '../../src/seo/head/head.js';
 
 export interface SiteRequest {

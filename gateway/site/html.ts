@@ -4,7 +4,7 @@ import type { SiteSettings } from '../../src/site/options.js';
 import { escHtml } from '../../src/content/escape.js';
 import { renderContent, renderExcerpt, renderTitle, stripAllTags } from '../../src/content/render.js';
 import { cachedRender } from '../../src/content/render-cache.js';
-import type { FrontRow } from './resolve.js';
+import type { FrontRow } from '../../src/site/resolve.js';
 
 /** What every page's <head> carries: the API root, and for one item its REST record and oEmbed links. */
 export interface Head {
