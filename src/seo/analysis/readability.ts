@@ -4,15 +4,12 @@
 import type { Analysis, AssessmentResult } from './index.js';
 import { BAD, GOOD, OK, overall, result } from './score.js';
 import { parseHtml, sentences, syllables, words, type Block } from './text.js';
+import { escapeRegExp } from '../../content/escape.js';
 import { BE_FORMS, IRREGULAR_PARTICIPLES, NOT_PARTICIPLES, PASSIVE_GAP_WORDS, TRANSITION_WORDS } from './english.js';
 
 /** Flesch reading ease: 206.835 − 1.015 · words/sentences − 84.6 · syllables/words. */
 export function fleschReadingEase(text: { words: number; sentences: number; syllables: number }): number {
   return 206.835 - 1.015 * (text.words / text.sentences) - 84.6 * (text.syllables / text.words);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const TRANSITION = new RegExp(

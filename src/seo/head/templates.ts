@@ -4,6 +4,7 @@
 // collapsed, no separator at either end).
 
 import type { Context } from '../../context.js';
+import { escapeRegExp } from '../../content/escape.js';
 
 /** The option (JSON object) holding the templates and the separator; missing keys take the defaults. */
 export const TITLES_OPTION = 'seo_titles';
@@ -73,13 +74,12 @@ export function replaceVars(template: string, vars: TemplateVars): string {
 function tidy(text: string, sep: string): string {
   let out = text.replace(/\s+/g, ' ').trim();
   if (!sep) return out;
-  const s = escapeRe(sep);
+  const s = escapeRegExp(sep);
   out = out.replace(new RegExp(`(?:\\s*${s}\\s*){2,}`, 'g'), ` ${sep} `);
   out = out.replace(new RegExp(`^(?:${s}\\s*)+`), '').replace(new RegExp(`(?:\\s*${s})+$`), '');
   return out.trim();
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The stored templates over the defaults (a damaged option reads as none). */
 export async function loadTemplates(ctx: Pick<Context, 'prisma'>): Promise<Record<string, string>> {
