@@ -5,7 +5,7 @@ import { guardedFetch, type GuardedFetchOptions } from '../http/guarded-client.j
 import { findOembedLinks } from './discovery.js';
 import { findProvider } from './providers.js';
 import { dataToHtml, sanitizeEmbedHtml } from './html.js';
-import { createTtlCache } from './cache.js';
+import { createTtlCache } from '../http/ttl-cache.js';
 
 export interface OembedQuery {
   url: string;

@@ -7,6 +7,7 @@ import { authStatus, restError } from '../errors.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/client.js';
 import { readUrlDetails, type UrlDetails } from './details.js';
+import { createTtlCache } from '../http/ttl-cache.js';
 
 export interface UrlDetailsOptions {
   /** Hosts that may be fetched even on private addresses (URL_DETAILS_ALLOW_HOSTS). */
@@ -27,26 +28,13 @@ export interface UrlDetailsFetcher {
 }
 
 export function createUrlDetailsFetcher(o: UrlDetailsOptions = {}): UrlDetailsFetcher {
-  const limit = Math.max(1, o.cacheEntries ?? 500);
-  const ttl = o.cacheTtlMs ?? DAY;
-  /** Insertion-ordered: the first entry is the least recently used. */
-  const cache = new Map<string, { at: number; details: UrlDetails }>();
-
+  const cache = createTtlCache<UrlDetails>({ maxEntries: Math.max(1, o.cacheEntries ?? 500), ttlMs: o.cacheTtlMs ?? DAY });
   return {
-    async details(url) {
-      const hit = cache.get(url);
-      if (hit && Date.now() - hit.at < ttl) {
-        cache.delete(url);
-        cache.set(url, hit);
-        return hit.details;
-      }
-      if (hit) cache.delete(url);
+    // The loader never answers null (a failure throws), so neither does the cache.
+    details: async (url) => (await cache.get(url, async () => {
       const page = await fetchPage(url, o);
-      const details = readUrlDetails(page.text, page.url);
-      cache.set(url, { at: Date.now(), details });
-      while (cache.size > limit) cache.delete(cache.keys().next().value as string);
-      return details;
-    },
+      return readUrlDetails(page.text, page.url);
+    }))!,
   };
 }
 

@@ -1,7 +1,7 @@
-// A bounded in-memory cache with an expiry per entry, for fetched oEmbed data. The least
-// recently used entry goes first when it is full; lookups of a key already being fetched join
-// that fetch instead of starting another. Only successes are kept (as WordPress keeps only
-// successful proxy answers): a provider that failed is asked again next time.
+// A bounded in-memory cache with an expiry per entry, for what the server fetched from elsewhere
+// (oEmbed data, link previews). The least recently used entry goes first when it is full; lookups
+// of a key already being fetched join that fetch instead of starting another. Only successes are
+// kept (as WordPress keeps only successful answers): a fetch that failed is tried again next time.
 
 export interface TtlCache<V> {
   /** The cached value of `key`, or the value `load` produces (kept when it is not null). */
