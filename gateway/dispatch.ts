@@ -330,7 +330,7 @@ export function createDispatcher(o: DispatcherOptions) {
       const produce = async (): Promise<CoreResponse> => {
         if (endpoint.upload) return finish(request, ctx, query, await uploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url), null);
         if (endpoint.formUpload && /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) {
-          const result = await formUploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url);
+          const result = await uploadRequest(endpoint, request, ctx, query, matched.pathParams, method as Method, path, url);
           return finish(request, ctx, query, result, result.allow ?? allowedMethods(matched.route, ctx));
         }
         const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
@@ -372,31 +372,18 @@ export function createDispatcher(o: DispatcherOptions) {
   }
 
   /**
-   * An upload: the right to create is checked before a byte is read, then the body is streamed
-   * to a temporary file (multipart fields join the params) and the endpoint runs with it.
+   * A body read as a stream: a media upload (`upload`: the right to create is checked before a
+   * byte is read; the file is the raw body or the multipart part `file`) or a multipart form post
+   * (`formUpload`: file parts of any name; the handler checks rights). Files go to temporary
+   * files, removed when the request ends; multipart fields join the params.
    */
   async function uploadRequest(endpoint: Endpoint, request: CoreRequest, ctx: Context, query: Params, pathParams: Record<string, string>, method: Method, path: string, url: URL): Promise<RouteResult> {
-    if (!ctx.viewer || !ctx.can(endpoint.permission)) {
+    if (endpoint.upload && (!ctx.viewer || !ctx.can(endpoint.permission))) {
       const refusal = endpoint.uploadRefusal ?? { code: 'rest_cannot_create', message: 'Sorry, you are not allowed to create posts as this user.' };
       throw new WpError(refusal.code, refusal.message, ctx.viewer ? 403 : 401);
     }
     const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
-    const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024);
-    try {
-      const params: Params = { ...pathParams, ...query, ...upload.fields };
-      return await executeEndpoint(endpoint, params, { method, path, pathParams, headers: request.headers, ctx, root, query: url.searchParams, upload });
-    } finally {
-      await upload.discard();
-    }
-  }
-
-  /**
-   * A multipart form post (`formUpload`): fields join the params, file parts of any name are
-   * streamed to temporary files (removed when the request ends). The handler checks rights.
-   */
-  async function formUploadRequest(endpoint: Endpoint, request: CoreRequest, ctx: Context, query: Params, pathParams: Record<string, string>, method: Method, path: string, url: URL): Promise<RouteResult> {
-    const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
-    const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024, { anyFiles: true });
+    const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024, { anyFiles: !endpoint.upload });
     try {
       const params: Params = { ...pathParams, ...query, ...upload.fields };
       return await executeEndpoint(endpoint, params, { method, path, pathParams, headers: request.headers, ctx, root, query: url.searchParams, upload, ip: request.ip });
