@@ -13,7 +13,7 @@ async function primary() {
   const applied = await migrate(config.databaseUrl);
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
   const db = await openDb(config.databaseUrl);
-  const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: true });
+  const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
   await db.close();
   if (boot.admin) {
     const api = `${config.siteUrl}${config.restPrefix}`;

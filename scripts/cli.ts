@@ -2,10 +2,11 @@
 //   npm run cli -- user create <login> <email> --role=<role> [--password=<pw>]
 //   npm run cli -- user application-password create <login> <app-name> [--porcelain]
 //   npm run cli -- site demo [--posts=N]
+//   npm run cli -- site set-url <url>
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
-import { bootstrapSite } from '../src/site/bootstrap.js';
+import { bootstrapSite, setSiteUrl } from '../src/site/bootstrap.js';
 import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
 import { fillDemoContent } from './demo.js';
@@ -13,7 +14,8 @@ import { fillDemoContent } from './demo.js';
 const USAGE = `usage:
   cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
   cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]
-  cli site demo [--posts=<n>]   (default 50)`;
+  cli site demo [--posts=<n>]   (default 50)
+  cli site set-url <url>        (siteurl and home)`;
 
 const VALUE_FLAGS = new Set(['posts']);
 
@@ -66,6 +68,15 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(posts) || posts < 0 || posts > 100000) { console.error('error: --posts takes a whole number from 0 to 100000'); return 2; }
       const r = await fillDemoContent(db, config, { posts });
       console.log(`Demo content added: ${r.posts} posts (${r.revisions} edited once), ${r.pages} pages, ${r.categories} new categories, ${r.tags} new tags.`);
+      return 0;
+    }
+    if (noun === 'site' && verb === 'set-url' && rest.length === 1) {
+      try {
+        console.log(await setSiteUrl(db, rest[0]));
+      } catch (err) {
+        if (err instanceof TypeError) { console.error(`error: ${err.message}`); return 2; }
+        throw err;
+      }
       return 0;
     }
     console.error(USAGE);

@@ -18,9 +18,39 @@ export interface BootstrapOptions {
   /**
    * For an existing site, set `siteurl` and `home` to `siteUrl`. Only the server sets this: its
    * address may change between starts (another port, a proxy). Other callers (the command line,
-   * seeding) must never change the settings of a live site.
+   * seeding) must never change the settings of a live site. `'loopback'`: only when the stored
+   * address is itself a loopback one (the server's derived default, when SITE_URL is not set),
+   * so an address the operator set (`cli site set-url`) is not replaced by a default.
    */
-  followSiteUrl?: boolean;
+  followSiteUrl?: boolean | 'loopback';
+}
+
+/** An address on this machine only (what the server derives from HOST and PORT). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host) || host === '0.0.0.0' || host === '::';
+  } catch {
+    return false;
+  }
+}
+
+/** Points `siteurl` and `home` at a new address (the operator's `cli site set-url`). */
+export async function setSiteUrl(db: Db, url: string): Promise<string> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`not a URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`the site address must be http or https: ${url}`);
+  if (parsed.search || parsed.hash) throw new TypeError(`the site address takes no query or fragment: ${url}`);
+  const value = parsed.href.replace(/\/+$/, '');
+  await db.prisma.$transaction(async (tx) => {
+    await setOption(tx, 'siteurl', value);
+    await setOption(tx, 'home', value);
+  });
+  return value;
 }
 
 export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<BootstrapResult> {
@@ -28,6 +58,11 @@ export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<Bootst
   const existing = await prisma.option.findUnique({ where: { name: 'site_key' } });
   if (existing) {
     if (!o.followSiteUrl) return { created: false };
+    if (o.followSiteUrl === 'loopback') {
+      const stored = await prisma.option.findUnique({ where: { name: 'siteurl' } });
+      const current = stored ? String(JSON.parse(stored.value)) : '';
+      if (current && !isLoopbackUrl(current)) return { created: false };
+    }
     await setOption(prisma, 'siteurl', o.siteUrl);
     await setOption(prisma, 'home', o.siteUrl);
     return { created: false };

@@ -69,6 +69,34 @@ describe('command line on a live site', () => {
       await db.close();
     }
   });
+
+  it('a server without SITE_URL keeps a public address and only replaces a loopback one', async () => {
+    const db = await openDb(url);
+    try {
+      await bootstrapSite(db, { siteUrl: 'http://127.0.0.1:9000', adminUser: 'admin', followSiteUrl: 'loopback' });
+      expect(await options(url)).toEqual({ siteurl: 'https://moved.example', home: 'https://moved.example' });
+      await bootstrapSite(db, { siteUrl: 'http://localhost:8080', adminUser: 'admin', followSiteUrl: true });
+      await bootstrapSite(db, { siteUrl: 'http://127.0.0.1:9000', adminUser: 'admin', followSiteUrl: 'loopback' });
+      expect(await options(url)).toEqual({ siteurl: 'http://127.0.0.1:9000', home: 'http://127.0.0.1:9000' });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('site set-url moves siteurl and home when the operator asks', async () => {
+    const { stdout } = await cli(url, 'site', 'set-url', 'https://news.example/blog/');
+    expect(stdout.trim()).toBe('https://news.example/blog');
+    expect(await options(url)).toEqual({ siteurl: 'https://news.example/blog', home: 'https://news.example/blog' });
+  }, 60_000);
+
+  it('site set-url refuses what is not an http(s) address and changes nothing', async () => {
+    for (const bad of ['javascript:alert(1)', 'not a url', 'https://x.example/?a=1']) {
+      const failed = await cli(url, 'site', 'set-url', bad).then(() => null, (err: { code: number; stderr: string }) => err);
+      expect(failed?.code).toBe(2);
+      expect(failed?.stderr).toMatch(/^error: .*(http or https|not a URL|no query)/m);
+    }
+    expect(await options(url)).toEqual({ siteurl: 'https://news.example/blog', home: 'https://news.example/blog' });
+  }, 60_000);
 });
 
 describe('command line on an empty database', () => {
