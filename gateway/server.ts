@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
 import { bodyTooLarge } from './errors.js';
-import { log } from '../src/log.js';
+import { log, logRequest } from '../src/log.js';
 
 const tooLarge = () => Object.assign(new Error('body too large'), { status: 413 });
 
@@ -132,16 +132,11 @@ export function createHttpServer(app: App): Server {
     res.setHeader('X-Request-Id', id);
     const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
     const sentBefore = req.socket.bytesWritten;
-    res.once('close', () => {
-      const status = res.statusCode;
-      const line = {
-        reqId: id, method: req.method, path: loggedPath(req.url ?? '/'), status,
-        ms: Math.round((performance.now() - started) * 10) / 10, bytes: req.socket.bytesWritten - sentBefore, ip,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      };
-      if (status >= 500) log.error(line, 'request');
-      else log.info(line, 'request');
-    });
+    res.once('close', () => logRequest({
+      reqId: id, method: req.method ?? '', path: loggedPath(req.url ?? '/'), status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10, bytes: req.socket.bytesWritten - sentBefore, ip,
+      aborted: !res.writableFinished,
+    }));
     route(req, res, id, ip);
   }
 

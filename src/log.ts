@@ -72,3 +72,31 @@ export function useLogger(next: Logger): Logger {
   log = next;
   return previous;
 }
+
+export interface AccessLine {
+  reqId: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  bytes: number;
+  ip?: string;
+  aborted?: boolean;
+}
+
+const json = JSON.stringify;
+
+/**
+ * The access line of one request, at level `error` for a 5xx and `info` otherwise. It is the hot
+ * path's only log call, so it is written as pino would write it (same fields: level, time, pid,
+ * msg) straight to the logger's destination, without pino's generic serializer (which costs a few
+ * microseconds per line). Its fields are ours: nothing in it needs scrubbing (`path` is already).
+ */
+export function logRequest(line: AccessLine): void {
+  const level = line.status >= 500 ? 50 : 30;
+  if (level < log.levelVal) return;
+  let text = `{"level":${level},"time":"${new Date().toISOString()}","pid":${process.pid},"reqId":${json(line.reqId)},"method":${json(line.method)},"path":${json(line.path)},"status":${line.status},"ms":${line.ms},"bytes":${line.bytes}`;
+  if (line.ip !== undefined) text += `,"ip":${json(line.ip)}`;
+  if (line.aborted) text += ',"aborted":true';
+  (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym].write(`${text},"msg":"request"}\n`);
+}
