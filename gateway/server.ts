@@ -131,10 +131,12 @@ export function createHttpServer(app: App): Server {
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
-    const sentBefore = req.socket.bytesWritten;
+    // The socket is kept: by the time the answer closes, the request may be detached from it.
+    const socket = req.socket;
+    const sentBefore = socket.bytesWritten;
     res.once('close', () => logRequest({
       reqId: id, method: req.method ?? '', path: loggedPath(req.url ?? '/'), status: res.statusCode,
-      ms: Math.round((performance.now() - started) * 10) / 10, bytes: req.socket.bytesWritten - sentBefore, ip,
+      ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - sentBefore, ip,
       aborted: !res.writableFinished,
     }));
     route(req, res, id, ip);

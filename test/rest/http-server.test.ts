@@ -85,10 +85,14 @@ describe('body size over the wire', () => {
   });
 
   it('counts a chunked body as it arrives', async () => {
+    lines.length = 0;
     const chunk = 'a'.repeat(1500);
     const data = await raw([`POST /wp-json/core/v2/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`]);
     expect(data).toMatch(/^HTTP\/1\.1 413 /);
     expect(data).toContain('"code":"rest_request_too_large"');
+    // The connection is cut after the answer: the access line is still written, once.
+    for (let i = 0; i < 50 && !lines.some((l) => l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.filter((l) => l.msg === 'request')).toMatchObject([{ method: 'POST', status: 413, path: '/wp-json/core/v2/posts' }]);
   });
 
   it('refuses a /graphql body declared over the limit', async () => {
