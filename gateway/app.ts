@@ -27,6 +27,27 @@ import { registerHealthOptions, type HealthOptions } from '../src/site-health/ch
 import { registerContentEvents } from '../src/content/events.js';
 import { graphqlGuards } from './graphql-guards.js';
 import { createApiDocs } from './openapi/serve.js';
+import { maskError } from 'graphql-yoga';
+import { clientAddress } from '../src/http/client-ip.js';
+import { log } from '../src/log.js';
+import { bodyTooLarge } from './errors.js';
+
+/** A fetch Request's body, counted as it arrives; null once it passes `max` bytes (the rest is not read). */
+async function readLimited(request: Request, max: number): Promise<Buffer | null> {
+  if (Number(request.headers.get('content-length')) > max) { await request.body?.cancel().catch(() => undefined); return null; }
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) { await reader.cancel().catch(() => undefined); return null; }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
 
 /** Where the files of local storage are served (the storage's public URLs point here). */
 export const UPLOADS_PATH = '/wp-content/uploads/';
@@ -88,6 +109,18 @@ export function createApp(config: Config, db: Db) {
     graphiql: config.graphiql,
     plugins: graphqlGuards(config),
     logging: false,
+    // Unexpected errors are masked (never a stack in the answer, whatever NODE_ENV says) and logged here.
+    maskedErrors: {
+      isDev: false,
+      maskError(error, message) {
+        const masked = maskError(error, message, false);
+        if (masked !== error) {
+          const original = (error as { originalError?: unknown }).originalError ?? error;
+          log.error({ err: original, path: (error as { path?: unknown }).path }, 'unexpected GraphQL error');
+        }
+        return masked;
+      },
+    },
     context: async ({ request, ...server }) => {
       const query = Object.fromEntries(new URL(request.url).searchParams);
       const identity = await authenticateRequest(db, { headers: request.headers, query });
@@ -109,9 +142,17 @@ export function createApp(config: Config, db: Db) {
     url.pathname === config.restPrefix || url.pathname.startsWith(config.restPrefix + '/') ||
     ((url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.has('rest_route'));
 
-  /** Fetch-style entry: REST goes to the dispatcher, /graphql to yoga. */
-  async function fetch(request: Request, ip?: string): Promise<Response> {
+  /** The client's address: the peer's, or (TRUST_PROXY) what a trusted proxy forwarded. */
+  const clientIp = (peer: string | undefined, header: (name: string) => string | null | undefined) =>
+    config.trustProxy ? clientAddress(peer, header(config.proxyHeader), config.trustProxy, config.proxyHeader) : peer;
+
+  /**
+   * Fetch-style entry: REST goes to the dispatcher, /graphql to yoga. `peer` is the socket's
+   * address (behind TRUST_PROXY the client's is read from the forwarding header).
+   */
+  async function fetch(request: Request, peer?: string): Promise<Response> {
     const url = new URL(request.url);
+    const ip = clientIp(peer, (name) => request.headers.get(name));
     if (url.pathname === '/graphql') return yoga.fetch(request, { ip });
     if (isAdmin(url)) return admin(request, ip);
     if (apiDocs.claims(request.method, url)) {
@@ -128,8 +169,15 @@ export function createApp(config: Config, db: Db) {
     }
     const streamed = request.body && dispatcher.wantsStream(request.method, url.pathname + url.search, request.headers.get('content-type'));
     const stream = streamed ? Readable.fromWeb(request.body as unknown as WebReadableStream) : undefined;
-    const body = streamed || request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
-    const res = await dispatcher.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers, body, stream, ip });
+    const core = { method: request.method, url: url.pathname + url.search, headers: request.headers, body: null as Buffer | null, stream, ip };
+    if (!streamed && request.method !== 'GET' && request.method !== 'HEAD') {
+      core.body = await readLimited(request, config.bodyMaxBytes);
+      if (!core.body) {
+        const refused = dispatcher.errorResponse(core, bodyTooLarge());
+        return new Response(refused.body, { status: refused.status, headers: { ...refused.headers, Connection: 'close' } });
+      }
+    }
+    const res = await dispatcher.handle(core);
     if (res.stream) return new Response(Readable.toWeb(Readable.from(res.stream)) as ReadableStream, { status: res.status, headers: res.headers });
     return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
   }
@@ -143,6 +191,8 @@ export function createApp(config: Config, db: Db) {
   };
 
   return {
+    clientIp,
+    errorResponse: dispatcher.errorResponse,
     config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),

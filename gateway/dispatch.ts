@@ -18,6 +18,7 @@ import { snakeCase } from '../src/resources/define.js';
 import { Readable } from 'node:stream';
 import type { MediaServices } from '../src/context.js';
 import { receiveUpload } from './upload.js';
+import { log } from '../src/log.js';
 
 export interface CoreRequest {
   method: string;
@@ -29,6 +30,8 @@ export interface CoreRequest {
   stream?: Readable;
   /** Client address, when known. */
   ip?: string;
+  /** The request id (X-Request-Id) errors are logged with. */
+  id?: string;
 }
 
 export interface CoreResponse {
@@ -296,7 +299,7 @@ export function createDispatcher(o: DispatcherOptions) {
       ctx = createContext(o.db, identity.user, o.media ?? null);
       authHeaders = identity.headers;
     } catch (err) {
-      return finish(request, null, query, errorResult(err), null);
+      return finish(request, null, query, errorResult(err, request.id), null);
     }
 
     let method = request.method.toUpperCase();
@@ -366,7 +369,7 @@ export function createDispatcher(o: DispatcherOptions) {
       if (authHeaders) Object.assign(response.headers, authHeaders);
       return head ? { ...response, body: '', stream: undefined } : response;
     } catch (err) {
-      const response = finish(request, ctx, query, errorResult(err), null);
+      const response = finish(request, ctx, query, errorResult(err, request.id), null);
       return head ? { ...response, body: '' } : response;
     }
   }
@@ -422,17 +425,22 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  return { handle, root, match, executeEndpoint, wantsStream };
+  /** A request refused before dispatch (a body too large, an unexpected failure): WordPress's error with the REST headers. */
+  function errorResponse(request: CoreRequest, err: unknown): CoreResponse {
+    return finish(request, null, {}, errorResult(err, request.id), null);
+  }
+
+  return { handle, root, match, executeEndpoint, wantsStream, errorResponse };
 }
 
 function allowsNull(type: unknown): boolean {
   return type === 'null' || (Array.isArray(type) && type.includes('null'));
 }
 
-export function errorResult(err: unknown): RouteResult {
+export function errorResult(err: unknown, reqId?: string): RouteResult {
   const error = err instanceof WpError ? err : err instanceof RestError
     ? restNamed(new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {}))
-    : (console.error(err), new WpError('internal_server_error', 'The server could not answer this request.', 500));
+    : (log.error({ err, reqId }, 'unexpected error'), new WpError('internal_server_error', 'The server could not answer this request.', 500));
   return { status: error.status, body: error.body() };
 }
 

@@ -1,6 +1,7 @@
 // WordPress error bodies: {code, message, data: {status, ...}}, first error on top and the rest in
 // additional_errors. GraphQL errors from the domain carry code and status in their extensions.
 import type { GraphQLError } from 'graphql';
+import { log } from '../src/log.js';
 
 export class WpError extends Error {
   constructor(public code: string, message: string, public status: number, public data: Record<string, unknown> = {}, public additional: WpError[] = []) {
@@ -17,7 +18,7 @@ export function fromGraphQLError(error: GraphQLError): WpError {
   const ext = error.extensions as { code?: string; status?: number; data?: Record<string, unknown> } | undefined;
   if (ext?.code && typeof ext.status === 'number') return new WpError(ext.code, error.message, ext.status, ext.data ?? {});
   // Anything unexpected is masked: the client learns only that it failed.
-  if (process.env.LOG_UNEXPECTED !== '0') console.error(error.originalError ?? error);
+  log.error({ err: error.originalError ?? error, path: error.path }, 'unexpected error');
   return new WpError('internal_server_error', 'The server could not answer this request.', 500);
 }
 
@@ -26,5 +27,8 @@ export function fromGraphQLErrors(errors: readonly GraphQLError[]): WpError {
   first.additional = rest;
   return first;
 }
+
+/** A JSON or form body over BODY_MAX_BYTES (uploads have their own limit, UPLOAD_MAX_BYTES). */
+export const bodyTooLarge = () => new WpError('rest_request_too_large', 'The request body is larger than this server accepts.', 413);
 
 export const noRoute = () => new WpError('rest_no_route', 'No route was found matching the URL and request method.', 404);

@@ -1,4 +1,6 @@
 // `npm start`: migrate, create the site on first start, then serve with WORKERS processes (default one per core).
+// Two lines are plain text on stdout: the one-time credentials of a new site and the
+// "listening on …" line (scripts wait for it); everything else goes through the JSON logger.
 import cluster from 'node:cluster';
 import { loadConfig, providerOf } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -6,12 +8,13 @@ import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './server.js';
+import { log } from '../src/log.js';
 
 const config = loadConfig();
 
 async function primary() {
   const applied = await migrate(config.databaseUrl);
-  if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
+  if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   const db = await openDb(config.databaseUrl);
   const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
   await db.close();
@@ -36,7 +39,7 @@ async function primary() {
   if (workers <= 1) return serve(() => console.log(listening(1)));
   for (let i = 0; i < workers; i++) cluster.fork();
   cluster.on('exit', (worker, code) => {
-    if (code !== 0) { console.error(`worker ${worker.process.pid} exited (${code}); starting another`); cluster.fork(); }
+    if (code !== 0) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); cluster.fork(); }
   });
   let up = 0;
   cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
@@ -51,13 +54,19 @@ async function serve(onListening?: () => void) {
   const app = createApp(config, db);
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
-  server.listen(config.port, config.host, onListening);
-  const stop = () => server.close(() => db.close().then(() => process.exit(0)));
+  server.listen(config.port, config.host, () => {
+    log.info({ host: config.host, port: config.port, worker: cluster.isWorker }, 'serving');
+    onListening?.();
+  });
+  const stop = () => {
+    log.info('stopping');
+    server.close(() => db.close().then(() => process.exit(0)));
+  };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
 
 (cluster.isPrimary ? primary() : serve()).catch((err) => {
-  console.error(err);
+  log.fatal({ err }, 'start-up failed');
   process.exit(1);
 });

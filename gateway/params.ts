@@ -4,6 +4,9 @@ import { WpError } from './errors.js';
 
 type Bag = Record<string, unknown>;
 
+/** PHP's max_input_nesting_level: a name with more brackets than this is dropped, as PHP drops it. */
+export const MAX_INPUT_NESTING = 64;
+
 /** PHP's parse_str: brackets build arrays and objects; later keys win. */
 export function parseQueryString(qs: string | URLSearchParams): Bag {
   const out: Bag = {};
@@ -12,6 +15,7 @@ export function parseQueryString(qs: string | URLSearchParams): Bag {
     const m = /^([^[]+)((?:\[[^\]]*\])*)$/.exec(rawKey);
     if (!m || !m[2]) { out[rawKey] = value; continue; }
     const keys = [m[1], ...[...m[2].matchAll(/\[([^\]]*)\]/g)].map((k) => k[1])];
+    if (keys.length - 1 > MAX_INPUT_NESTING) continue;
     let node: Bag | unknown[] = out;
     for (let i = 0; i < keys.length; i++) {
       const last = i === keys.length - 1;
@@ -52,10 +56,33 @@ export function parseJsonBody(body: Buffer | null): Bag {
   if (!body || body.length === 0) return {};
   const text = body.toString('utf8');
   if (!text.trim()) return {};
+  let value: unknown;
   try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    value = JSON.parse(text);
   } catch (err) {
     throw new WpError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: 'Syntax error' });
   }
+  // WordPress decodes with PHP's default depth: deeper nesting is its JSON_ERROR_DEPTH (1). Checked
+  // here so nothing after (validation, sanitizing, GraphQL variables) recurses that deep.
+  if (nestedDeeper(value, JSON_MAX_DEPTH)) {
+    throw new WpError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Bag) : {};
+}
+
+/** json_decode's default depth in PHP, which WordPress uses: arrays and objects nested more than this are refused. */
+export const JSON_MAX_DEPTH = 512;
+
+/** Whether arrays and objects nest more than `max` levels in a parsed JSON value (walked without recursion). */
+export function nestedDeeper(value: unknown, max: number): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

@@ -1,24 +1,55 @@
 // node:http front. REST requests skip yoga's fetch layer and go straight to the dispatcher;
 // /graphql is served by yoga. A bounded number of requests is worked on at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
+import { bodyTooLarge } from './errors.js';
+import { log, logRequest } from '../src/log.js';
 
-const MAX_BODY = 64 * 1024 * 1024;
+const tooLarge = () => Object.assign(new Error('body too large'), { status: 413 });
 
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+/**
+ * A body read whole, counted as it arrives: past `max` bytes (or a Content-Length over it) the
+ * promise fails with status 413 and reading stops; the caller answers and closes the connection.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  if (Number(req.headers['content-length']) > max) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) { reject(Object.assign(new Error('body too large'), { status: 413 })); req.destroy(); return; }
+      if (size > max) { req.off('data', onData); req.pause(); reject(tooLarge()); return; }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(chunks.length ? Buffer.concat(chunks) : null));
     req.on('error', reject);
   });
+}
+
+/** After an answer sent before the body was read (too large, refused upload): no keep-alive, and the rest is not read. */
+function closeAfter(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  res.on('finish', () => req.destroy());
+}
+
+/** An incoming X-Request-Id is kept when it is short and plain; otherwise one is made. */
+const REQUEST_ID = /^[\w.:@\/+=-]{1,128}$/;
+
+/** The query string for the access log: values of names that may carry secrets are replaced. */
+const SECRET_PARAM = /pass|pwd|token|nonce|secret|key|auth|sig/i;
+export function loggedPath(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  let redacted = false;
+  for (const name of new Set(params.keys())) {
+    if (SECRET_PARAM.test(name)) { params.set(name, '[redacted]'); redacted = true; }
+  }
+  return redacted ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
 
 function toHeaders(req: IncomingMessage): Headers {
@@ -32,11 +63,11 @@ function toHeaders(req: IncomingMessage): Headers {
 }
 
 /** The HTML sign-in pages: low traffic, so they go through a fetch Request. */
-async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse, ip: string | undefined): Promise<void> {
   try {
-    const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req, app.config.bodyMaxBytes);
     const request = new Request(new URL(req.url ?? '/', app.config.siteUrl), { method: req.method, headers: toHeaders(req), body: body ? new Uint8Array(body) : null });
-    const out = await app.admin(request, req.socket.remoteAddress);
+    const out = await app.admin(request, ip);
     const headers: Record<string, string | string[]> = {};
     out.headers.forEach((value, name) => { if (name !== 'set-cookie') headers[name] = value; });
     const cookies = out.headers.getSetCookie();
@@ -44,9 +75,11 @@ async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse): 
     res.writeHead(out.status, headers);
     res.end(req.method === 'HEAD' ? undefined : Buffer.from(await out.arrayBuffer()));
   } catch (err) {
-    console.error(err);
-    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
-    res.end('The server could not answer this request.');
+    const status = (err as { status?: number }).status === 413 ? 413 : 500;
+    if (status === 413) closeAfter(req, res);
+    else log.error({ err, reqId: res.getHeader('x-request-id') }, 'unexpected error');
+    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(status === 413 ? 'The request body is larger than this server accepts.' : 'The server could not answer this request.');
   }
 }
 
@@ -58,7 +91,7 @@ async function serveUploadFile(app: App, url: URL, req: IncomingMessage, res: Se
     if (out.body) (out.body as NodeJS.ReadableStream).pipe(res);
     else res.end();
   } catch (err) {
-    console.error(err);
+    log.error({ err, reqId: res.getHeader('x-request-id') }, 'unexpected error');
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
     res.end();
   }
@@ -71,19 +104,56 @@ async function serveSite(app: App, req: IncomingMessage, res: ServerResponse): P
     res.writeHead(out.status, out.headers);
     res.end(req.method === 'HEAD' ? undefined : out.body);
   } catch (err) {
-    console.error(err);
+    log.error({ err, reqId: res.getHeader('x-request-id') }, 'unexpected error');
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
     res.end('The server could not answer this request.');
   }
 }
 
+/**
+ * The server, with the slow-client limits: HEADERS_TIMEOUT_MS for the request line and headers,
+ * REQUEST_TIMEOUT_MS for the whole request; past either node answers 408 and closes.
+ */
 export function createHttpServer(app: App): Server {
+  const { config } = app;
   let inFlight = 0;
-  const limit = app.config.maxInFlight;
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const limit = config.maxInFlight;
+  const requestTimeout = config.requestTimeoutMs;
+  const headersTimeout = requestTimeout ? Math.min(config.headersTimeoutMs, requestTimeout) : config.headersTimeoutMs;
+  // How often node looks for connections past those limits (its default, 30 s, is coarser than a short limit).
+  const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval }, handler);
+  return server;
+
+  function handler(req: IncomingMessage, res: ServerResponse): void {
+    const started = performance.now();
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
+    // The socket is kept: by the time the answer closes, the request may be detached from it.
+    const socket = req.socket;
+    const sentBefore = socket.bytesWritten;
+    res.once('close', () => logRequest({
+      reqId: id, method: req.method ?? '', path: loggedPath(req.url ?? '/'), status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - sentBefore, ip,
+      aborted: !res.writableFinished,
+    }));
+    route(req, res, id, ip);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, id: string, ip: string | undefined): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/graphql') return void app.yoga(req, res);
-    if (app.isAdmin(url)) return void serveAdmin(app, req, res);
+    if (url.pathname === '/graphql') {
+      // yoga reads the body itself: a declared length over the limit is refused before it starts.
+      if (Number(req.headers['content-length']) > config.bodyMaxBytes) {
+        closeAfter(req, res);
+        return void res.writeHead(413, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' }).end(JSON.stringify(bodyTooLarge().body()));
+      }
+      // The third argument joins yoga's server context (its typings name only two): the client's address.
+      return void (app.yoga.requestListener as (req: IncomingMessage, res: ServerResponse, ctx: { ip?: string }) => unknown)(req, res, { ip });
+    }
+    if (app.isAdmin(url)) return void serveAdmin(app, req, res, ip);
     if (app.apiDocs.claims(req.method ?? 'GET', url)) {
       const out = app.apiDocs.serve(req.method ?? 'GET', url);
       return void res.writeHead(out.status, out.headers).end(out.body);
@@ -91,33 +161,37 @@ export function createHttpServer(app: App): Server {
     if (app.isUpload(url)) return void serveUploadFile(app, url, req, res);
     if (!app.isRest(url)) return void serveSite(app, req, res);
     if (inFlight >= limit) {
-      res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'Retry-After': '1' })
+      res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));
       return;
     }
     inFlight++;
+    const core = { method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
     try {
       // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
-      const streamed = app.wantsStream(req.method ?? 'GET', req.url ?? '/', req.headers['content-type']);
-      const body = streamed || req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req);
-      const out = await app.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body, stream: streamed ? req : undefined, ip: req.socket.remoteAddress });
+      const streamed = app.wantsStream(core.method, core.url, req.headers['content-type']);
+      if (streamed) core.stream = req;
+      else if (core.method !== 'GET' && core.method !== 'HEAD') core.body = await readBody(req, config.bodyMaxBytes);
+      const out = await app.handle(core);
       // A refused upload leaves its body unread: close the connection rather than read the rest.
-      if (streamed && !req.complete) { out.headers.Connection = 'close'; res.on('finish', () => req.destroy()); }
+      if (streamed && !req.complete) closeAfter(req, res);
       res.writeHead(out.status, out.headers);
       // A streamed body (the content export) is written as it is produced, at the pace the client
       // reads it; a failure halfway can only cut the response short.
       if (out.stream) await pipeline(Readable.from(out.stream), res).catch(() => res.destroy());
       else res.end(out.body);
     } catch (err) {
-      const status = (err as { status?: number }).status === 413 ? 413 : 500;
+      const tooBig = (err as { status?: number }).status === 413;
+      if (tooBig) closeAfter(req, res);
       if (!res.headersSent) {
-        res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-        res.end(JSON.stringify(status === 413
-          ? { code: 'rest_request_too_large', message: 'The request body is too large.', data: { status } }
-          : { code: 'internal_server_error', message: 'The server could not answer this request.', data: { status } }));
+        const out = app.errorResponse(core, tooBig ? bodyTooLarge() : err);
+        res.writeHead(out.status, out.headers).end(out.body);
+      } else {
+        log.error({ err, reqId: id }, 'unexpected error after the answer began');
+        res.destroy();
       }
     } finally {
       inFlight--;
     }
-  });
+  }
 }

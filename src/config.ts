@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { s3ConfigFromEnv, type StorageConfig } from './media/storage.js';
+import { parseTrustProxy, type ProxyHeader, type TrustProxy } from './http/client-ip.js';
 
 export type Deployment = 'A' | 'B';
 
@@ -32,6 +33,15 @@ export interface Config {
   adminUser: string;
   adminPassword: string | undefined;
   adminPath: string;
+  /** The largest JSON, form or sign-in-page body read into memory (BODY_MAX_BYTES); larger: 413 rest_request_too_large. */
+  bodyMaxBytes: number;
+  /** Time a client has to send a request's headers (HEADERS_TIMEOUT_MS) and the whole request (REQUEST_TIMEOUT_MS, 0: none); then 408. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Which peers' forwarding headers give the client's address (TRUST_PROXY); null: the socket's address. */
+  trustProxy: TrustProxy | null;
+  /** The forwarding header read when the peer is trusted (TRUST_PROXY_HEADER). */
+  proxyHeader: ProxyHeader;
   /** Worker processes; defaults to the number of cores. */
   workers: number;
   /** Requests one process works on at once before answering 503. */
@@ -87,6 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: resolve(env.UPLOADS_DIR ?? './data/uploads'),
     uploadsS3: s3ConfigFromEnv(env),
     uploadMaxBytes: Math.max(1, Number(env.UPLOAD_MAX_BYTES ?? 64 * 1024 * 1024) || 64 * 1024 * 1024),
+    bodyMaxBytes: Math.max(1, Number(env.BODY_MAX_BYTES ?? 10 * 1024 * 1024) || 10 * 1024 * 1024),
+    headersTimeoutMs: Math.max(1, Number(env.HEADERS_TIMEOUT_MS ?? 20_000) || 20_000),
+    requestTimeoutMs: Math.max(0, Number(env.REQUEST_TIMEOUT_MS ?? 300_000) || 0),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    proxyHeader: (env.TRUST_PROXY_HEADER ?? '').trim().toLowerCase() === 'forwarded' ? 'forwarded' : 'x-forwarded-for',
     adminUser: env.ADMIN_USER ?? 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),

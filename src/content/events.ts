@@ -9,6 +9,7 @@
 //   listening. Each process listens on its own connection while it has subscribers.
 import pg from 'pg';
 import type { Db, Tx } from '../db/client.js';
+import { log } from '../log.js';
 
 export type ContentAction = 'created' | 'updated' | 'trashed' | 'deleted';
 
@@ -92,7 +93,7 @@ function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
       }
     } catch (err) {
       seenVersion = -1; // try again on the next tick
-      console.error('content events:', err);
+      log.error({ err }, 'content events: polling failed');
     } finally { busy = false; }
   };
   return {
@@ -113,7 +114,7 @@ function postgresHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   let client: pg.Client | null = null;
   const connect = () => {
     const url = urls.get(db);
-    if (!url) { console.error('content events: no database URL registered'); return; }
+    if (!url) { log.error('content events: no database URL registered'); return; }
     const c = new pg.Client({ connectionString: url });
     client = c;
     c.on('notification', (n) => {

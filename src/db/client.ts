@@ -11,6 +11,7 @@ import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { PrismaClient as PostgresClient } from '../generated/postgres/client.js';
 import { providerOf } from '../config.js';
 import { sqlitePath } from './migrate.js';
+import { log } from '../log.js';
 
 /** Both generated clients share the models; the SQLite one's type stands for either. */
 export type Prisma = SqliteClient;
@@ -64,14 +65,14 @@ export function isWrite(sql: string): boolean {
  * move by the time it finishes, so the response cache does not keep what it read.
  */
 function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: () => void, sqlite = false): F {
-  const log = process.env.LOG_SQL === '1' ? (a: unknown[]) => console.log('[sql]', (a[0] as Statement).sql) : null;
+  const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
   /** `onWrite` runs after a write statement settles, before its caller sees the outcome. */
   const wrap = <T extends AnyQueryable>(target: T, onWrite: () => void): T => {
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
       count();
-      log?.(a);
+      logSql?.(a);
       const p: Promise<unknown> = run(...a);
       if (!isWrite((a[0] as Statement).sql)) return p;
       return p.then((r) => (onWrite(), r), (err) => { onWrite(); throw err; });

@@ -16,6 +16,7 @@ import {
   type AttachmentMeta, type SizeMeta,
 } from '../../media/metadata.js';
 import { ALLOWED_TYPES, TEXT_EXTENSIONS, sameType } from '../../media/types.js';
+import { log } from '../../log.js';
 
 const TYPE = MEDIA_TYPE.type;
 
@@ -168,7 +169,7 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
     });
     stored.length = 0; // the record owns them now
     if (isImage) {
-      try { await createSubsizes(ctx, id); } catch (err) { console.error(`sub-sizes of attachment ${id}:`, err); }
+      try { await createSubsizes(ctx, id); } catch (err) { log.error({ err, attachment: id }, 'sub-sizes of an attachment failed'); }
     }
     return id;
   } finally {
@@ -193,7 +194,7 @@ export async function deleteAttachment(ctx: Context, id: number): Promise<void> 
   const keys = keysOf(metaValue(row.meta, ATTACHED_FILE), attachmentMeta(row.meta));
   await deleteContent(ctx, id);
   // The record is gone first: a file left by a failed delete is unreachable, never a record without its file.
-  if (keys.length) await storageOf(ctx).delete(keys).catch((err) => console.error(`files of attachment ${id}:`, err));
+  if (keys.length) await storageOf(ctx).delete(keys).catch((err) => log.error({ err, attachment: id }, 'deleting the files of an attachment failed'));
 }
 
 /** post-process `create-image-subsizes`: the right to edit the attachment, then the missing sizes. */

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import { registerWriteHook, type WriteEvent } from '../../content/write-hooks.js';
 import { refreshContentIndexable, refreshTermIndexable, refreshUserIndexable } from './build.js';
 import { recountIncoming, storeLinks } from './indexing.js';
+import { log } from '../../log.js';
 
 async function onWrite(ctx: Context, e: WriteEvent): Promise<void> {
   if (e.object === 'content') {
@@ -46,7 +47,7 @@ export function registerSeoIndexing(db: Db): void {
   enabled.add(db);
   // The write has committed: a failure here leaves one row stale (the next save or a rebuild mends
   // it) and must not turn the caller's successful write into an error.
-  registerWriteHook(db, (ctx, e) => onWrite(ctx, e).catch((err) => console.error(`seo index after ${e.object} ${e.id} ${e.action}:`, err)));
+  registerWriteHook(db, (ctx, e) => onWrite(ctx, e).catch((err) => log.error({ err, object: e.object, id: e.id, action: e.action }, 'seo index update after a write failed')));
 }
 
 export const seoEnabled = (db: Db) => enabled.has(db);
