@@ -16,6 +16,9 @@ function lib(): typeof SharpLib {
     // libvips caches loaded files by path; an upload rewritten at the same path could otherwise be
     // served from the cache, so caching is off for the whole process.
     loaded.cache(false);
+    // One libvips thread per image operation: the processes already share the cores, and each
+    // extra thread keeps its own malloc arena (tens of MB of resident memory after a large image).
+    loaded.concurrency(1);
   }
   return loaded;
 }
