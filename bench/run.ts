@@ -20,7 +20,7 @@ import { recreateDatabase, seed } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
 import { formatMemory, sampleMemory, type ProcessMemory } from './processes.js';
-import { scaleScenarios } from './scale.js';
+import { forSiteSize, scaleScenarios } from './scale.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { buildService } from '../scripts/build.mjs';
 
@@ -214,6 +214,8 @@ interface Scenario {
   next?: () => Target;
   /** Checks one sample answer; returns an error message or null. */
   check: (status: number, body: string) => string | null;
+  /** Connections instead of --connections (bench/scale.ts: slow scenarios of large sites). */
+  connections?: number;
 }
 
 interface Row {
@@ -240,7 +242,7 @@ interface Run { result: autocannon.Result; latencies: Float64Array }
 
 /** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
 async function run(port: number, s: Scenario, duration: number): Promise<Run> {
-  const base = { url: `http://${HOST}:${port}`, connections: opts.connections, duration, timeout: 10 };
+  const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: 10 };
   let instance: autocannon.Instance;
   if (s.fixed) {
     const { method, path, body } = s.fixed;
@@ -277,7 +279,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 async function measure(port: number, s: Scenario, server: Row['server'], rssOf: number): Promise<Row> {
-  const label = `${s.name}${server === 'service, CACHE_ENTRIES=0' ? ' (no cache)' : ''}`;
+  const label = `${s.name}${server === 'service, CACHE_ENTRIES=0' ? ' (no cache)' : ''}${s.connections ? ` (${s.connections} conn.)` : ''}`;
   const tty = process.stdout.isTTY;
   if (tty) process.stdout.write(`  ${label.padEnd(30)} checking…`);
   // One sample request first: a benchmark of error pages measures nothing.
@@ -522,7 +524,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     const responseFile = join(tmp, 'response.json');
     writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
 
-    for (const s of [...serviceScenarios(ids, newest), ...scaleScenarios(ids)]) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    for (const s of forSiteSize([...serviceScenarios(ids, newest), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
     try {
       uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
       batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];

@@ -42,3 +42,19 @@ export function scaleScenarios(ids: number[], categoryId = 1): ScaleScenario[] {
   );
   return out;
 }
+
+/** Connections for the search scenarios of a large site (see `forSiteSize`). */
+export const SEARCH_CONNECTIONS = 2;
+
+/**
+ * The scenarios in the order to run them for a site of `posts` posts. From 100,000 posts on, the
+ * full-text ones (search, and the list filtered by category and a word) run last and with
+ * SEARCH_CONNECTIONS connections: a request that takes seconds holds a worker for its whole run
+ * (SQLite's calls are synchronous), and 32 of them queue minutes of work that would still be
+ * running, and timing out, through every scenario after them.
+ */
+export function forSiteSize<S extends { name: string; connections?: number }>(scenarios: S[], posts: number): S[] {
+  if (posts < 100_000) return scenarios;
+  const slow = (s: S) => /search|filtered/.test(s.name);
+  return [...scenarios.filter((s) => !slow(s)), ...scenarios.filter(slow).map((s) => ({ ...s, connections: SEARCH_CONNECTIONS }))];
+}
