@@ -5,8 +5,9 @@
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
 //   (default 1) and --nocache=0 to skip the runs with CACHE_ENTRIES=0)
 //
-// Results: a table on stdout and bench/results-<db>.json. BENCH_SERVER_ENTRY replaces
-// gateway/main.ts (to try the harness against a stand-in).
+// Results: a table on stdout and bench/results-<db>.json. The service runs as `npm start` runs
+// it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
+// .ts entry runs under tsx) to try the harness against a stand-in.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,10 @@ import { openDb } from '../src/db/client.js';
 import { recreateDatabase, seed } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
+import { formatMemory, sampleMemory, type ProcessMemory } from './processes.js';
+import { forSiteSize, scaleScenarios } from './scale.js';
+// @ts-expect-error: a plain .mjs script, no types
+import { buildService } from '../scripts/build.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -69,9 +74,9 @@ interface Proc {
 
 const live = new Set<Proc>();
 
-/** Runs a TypeScript entry point with node --import tsx in its own process group. */
+/** Runs an entry point (a .ts one with node --import tsx) in its own process group. */
 function startProc(name: string, entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -193,7 +198,7 @@ async function waitReady(proc: Proc, port: number, path: string, timeoutMs = 120
     } catch (err) {
       last = (err as Error).message;
     }
-    await sleep(150);
+    await sleep(20);
   }
   throw new Error(`${proc.name} did not answer GET ${path} within ${timeoutMs / 1000} s (last: ${last})\n${proc.output.slice(-30).join('\n')}`);
 }
@@ -209,6 +214,8 @@ interface Scenario {
   next?: () => Target;
   /** Checks one sample answer; returns an error message or null. */
   check: (status: number, body: string) => string | null;
+  /** Connections instead of --connections (bench/scale.ts: slow scenarios of large sites). */
+  connections?: number;
 }
 
 interface Row {
@@ -223,6 +230,8 @@ interface Row {
   timeouts: number;
   throughputMBps: number;
   rssMB: number;
+  /** Each server process: VmRSS peak while the scenario ran, at its end, and VmHWM. */
+  processes?: ProcessMemory[];
   ratioToBare?: number;
   check: string;
 }
@@ -233,7 +242,7 @@ interface Run { result: autocannon.Result; latencies: Float64Array }
 
 /** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
 async function run(port: number, s: Scenario, duration: number): Promise<Run> {
-  const base = { url: `http://${HOST}:${port}`, connections: opts.connections, duration, timeout: 10 };
+  const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: 10 };
   let instance: autocannon.Instance;
   if (s.fixed) {
     const { method, path, body } = s.fixed;
@@ -270,7 +279,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 async function measure(port: number, s: Scenario, server: Row['server'], rssOf: number): Promise<Row> {
-  const label = `${s.name}${server === 'service, CACHE_ENTRIES=0' ? ' (no cache)' : ''}`;
+  const label = `${s.name}${server === 'service, CACHE_ENTRIES=0' ? ' (no cache)' : ''}${s.connections ? ` (${s.connections} conn.)` : ''}`;
   const tty = process.stdout.isTTY;
   if (tty) process.stdout.write(`  ${label.padEnd(30)} checking…`);
   // One sample request first: a benchmark of error pages measures nothing.
@@ -287,7 +296,9 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     await run(port, s, opts.warmup);
   }
   if (tty) process.stdout.write(`\r  ${label.padEnd(30)} running ${opts.duration} s…      `);
+  const memory = sampleMemory(rssOf);
   const { result, latencies } = await run(port, s, opts.duration);
+  const processes = memory.stop();
   const rss = treeRss(rssOf);
   let sum = 0;
   for (const v of latencies) sum += v;
@@ -306,9 +317,10 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     timeouts: result.timeouts,
     throughputMBps: result.throughput.mean / 1e6,
     rssMB: rss / 2 ** 20,
+    processes,
     check: check ?? 'ok',
   };
-  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
+  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
   if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
   console.log(line);
   return row;
@@ -422,15 +434,24 @@ function fmt(n: number, digits: number): string {
 async function prepare(kind: 'sqlite' | 'postgres'): Promise<string> {
   const url = kind === 'sqlite' ? `file:${join(ROOT, 'data', `bench-sqlite-${opts.posts}.db`)}` : PG_URL;
   const tty = process.stdout.isTTY;
+  let tenth = 0;
   const progress = (done: number) => {
     if (tty) process.stdout.write(`\rseeding ${kind}: ${done.toLocaleString('en-US')}/${opts.posts.toLocaleString('en-US')} posts   `);
+    else if (done < opts.posts && Math.floor((10 * done) / opts.posts) > tenth) {
+      tenth = Math.floor((10 * done) / opts.posts);
+      console.log(`seeding ${kind}: ${done.toLocaleString('en-US')}/${opts.posts.toLocaleString('en-US')} posts`);
+    }
   };
-  let res = await seed(url, opts.posts, progress);
+  const finishing = () => {
+    if (tty) process.stdout.write('\r' + ' '.repeat(60) + '\r');
+    console.log(`seeding ${kind}: all rows in; counts, statistics${kind === 'postgres' ? ' and the full-text indexes' : ''}…`);
+  };
+  let res = await seed(url, opts.posts, progress, finishing);
   if (res.existing > opts.posts) {
     // Too many posts from an earlier, larger run: start again from an empty database.
     if (kind === 'sqlite') for (const f of ['', '-wal', '-shm']) rmSync(url.slice('file:'.length) + f, { force: true });
     else await recreateDatabase(url);
-    res = await seed(url, opts.posts, progress);
+    res = await seed(url, opts.posts, progress, finishing);
   }
   if (tty) process.stdout.write('\r' + ' '.repeat(60) + '\r');
   console.log(res.inserted
@@ -458,17 +479,26 @@ async function startService(databaseUrl: string, cacheEntries?: number, uploadsD
   };
   if (uploadsDir) env.UPLOADS_DIR = uploadsDir;
   if (cacheEntries !== undefined) env.CACHE_ENTRIES = String(cacheEntries);
-  const started = Date.now();
-  const entry = process.env.BENCH_SERVER_ENTRY ?? 'gateway/main.ts';
+  const entry = process.env.BENCH_SERVER_ENTRY ?? 'dist/gateway/main.js';
+  if (!process.env.BENCH_SERVER_ENTRY) await buildService({ ifStale: true });
+  // From spawn to the first 200 on /wp-json/ (a migrated database: nothing to apply).
+  const started = performance.now();
   const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, entry, env);
   await waitReady(proc, port, '/wp-json/');
-  console.log(`started ${proc.name} on port ${port} with ${opts.workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const ms = performance.now() - started;
+  firstAnswer[currentKind] ??= ms;
+  console.log(`started ${proc.name} on port ${port} with ${opts.workers} workers: first 200 on /wp-json/ ${ms.toFixed(0)} ms after spawn`);
   return { proc, port };
 }
 
 const DROP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
+/** Milliseconds from spawning the service to its first 200 on /wp-json/, per database (the first start). */
+const firstAnswer: Record<string, number> = {};
+let currentKind = '';
+
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
+  currentKind = kind;
   console.log(`\n== ${kind}: ${opts.posts.toLocaleString('en-US')} posts, ${opts.workers} workers, ${opts.connections} connections, ${opts.duration} s per scenario (+${opts.warmup} s warm-up)`);
   const databaseUrl = await prepare(kind);
   const ids = await publishedIds(databaseUrl);
@@ -494,7 +524,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     const responseFile = join(tmp, 'response.json');
     writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
 
-    for (const s of serviceScenarios(ids, newest)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    for (const s of forSiteSize([...serviceScenarios(ids, newest), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
     try {
       uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
       batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
@@ -534,7 +564,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
 
 // ------------------------------------------------------------------ uploads
 
-interface UploadRun { uploads: number; concurrency: number; bytes: number; meanMs: number; p50Ms: number; p99Ms: number; perSecond: number; peakRssMB: number; baseRssMB: number }
+interface UploadRun { uploads: number; concurrency: number; bytes: number; meanMs: number; p50Ms: number; p99Ms: number; perSecond: number; peakRssMB: number; baseRssMB: number; processes: ProcessMemory[] }
 const uploads: Record<string, UploadRun> = {};
 
 /** A 2-megapixel photo-like JPEG (1920×1080 of noise over a gradient, so it compresses like a photo). */
@@ -587,6 +617,7 @@ async function benchUploads(port: number, pid: number, auth: string): Promise<Up
   const baseRss = treeRss(pid);
   let peak = baseRss;
   const sampler = setInterval(() => { peak = Math.max(peak, treeRss(pid)); }, 20);
+  const memory = sampleMemory(pid, 20);
   const times: number[] = [];
   const started = performance.now();
   let next = 1;
@@ -595,12 +626,13 @@ async function benchUploads(port: number, pid: number, auth: string): Promise<Up
   }));
   const elapsed = performance.now() - started;
   clearInterval(sampler);
+  const processes = memory.stop();
   const sorted = Float64Array.from(times).sort();
   const run = {
     uploads: total, concurrency, bytes: body.length, meanMs: times.reduce((a, b) => a + b, 0) / times.length,
-    p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), perSecond: total / (elapsed / 1000), peakRssMB: peak / 1048576, baseRssMB: baseRss / 1048576,
+    p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), perSecond: total / (elapsed / 1000), peakRssMB: peak / 1048576, baseRssMB: baseRss / 1048576, processes,
   };
-  console.log(`uploads: ${total} × ${(body.length / 1024).toFixed(0)} KB JPEG (1920×1080, 6 sizes made each), ${concurrency} at a time: ${run.meanMs.toFixed(0)} ms mean, p99 ${run.p99Ms.toFixed(0)} ms, ${run.perSecond.toFixed(1)}/s; server RSS ${run.baseRssMB.toFixed(0)} → peak ${run.peakRssMB.toFixed(0)} MB`);
+  console.log(`uploads: ${total} × ${(body.length / 1024).toFixed(0)} KB JPEG (1920×1080, 6 sizes made each), ${concurrency} at a time: ${run.meanMs.toFixed(0)} ms mean, p99 ${run.p99Ms.toFixed(0)} ms, ${run.perSecond.toFixed(1)}/s; server RSS ${run.baseRssMB.toFixed(0)} → peak ${run.peakRssMB.toFixed(0)} MB (per process: ${formatMemory(processes)})`);
   return run;
 }
 
@@ -646,10 +678,11 @@ async function benchBatchCreates(port: number, auth: string, atomic: boolean, se
 }
 
 function printTable(kind: string, rows: Row[]): void {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB'];
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB', 'peak RSS per process MB'];
   const body = rows.map((r) => [
     r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), String(r.non2xx), String(r.errors + r.timeouts),
     r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(r.ratioToBare < 0.1 ? 3 : 2)}×`, fmt(r.rssMB, 0),
+    r.processes ? r.processes.map((p) => p.peakMB.toFixed(0)).join(' / ') : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -661,12 +694,14 @@ function printTable(kind: string, rows: Row[]): void {
   for (const r of failed) console.log(`! ${r.scenario}: sample check failed: ${r.check}`);
   const up = uploads[kind];
   for (const b of batches[kind] ?? []) console.log(`creates through batch/v1${b.atomic ? ' (atomic: one transaction per batch)' : ''}, ${b.perBatch} per batch, ${b.clients} clients: ${b.postsPerSecond.toFixed(0)} posts/s`);
-  if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before)`);
+  if (firstAnswer[kind] !== undefined) console.log(`first answer: 200 on /wp-json/ ${firstAnswer[kind].toFixed(0)} ms after spawning the service (${opts.workers} workers, migrated database)`);
+  if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before; per process: ${formatMemory(up.processes)})`);
   console.log([
     'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
     '  random existing id on every request (no repeats; later passes add an ignored pass=<n>), so each reaches the',
     '  database. GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
-    '  document). RSS = VmRSS summed over the server process tree at the end of each scenario. The load generator',
+    '  document). RSS = VmRSS summed over the server process tree at the end of each scenario; peak RSS per process',
+    '  = the highest VmRSS sampled (every 100 ms) of the primary / each worker while the scenario ran. The load generator',
     '  (autocannon, one thread) runs on the same machine.',
   ].join('\n'));
 }
@@ -683,7 +718,7 @@ async function main(): Promise<void> {
       database: kind, date: new Date().toISOString(), node: process.version,
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
       posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
-      scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind],
+      firstAnswerMs: firstAnswer[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind],
     }, null, 2) + '\n');
   }
   for (const kind of kinds) printTable(kind, all[kind]);

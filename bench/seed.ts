@@ -1,5 +1,6 @@
 // Fills a bench database with published posts: migrate, create the site, then insert posts in
-// batches of 1000 (one transaction each) with explicit ids, each in the default category.
+// batches (bench/bulk.ts: the plain drivers, several thousand rows a statement or transaction)
+// with explicit ids, each in the default category; then the category's count and statistics.
 // `npx tsx bench/seed.ts <databaseUrl> [count]` runs it alone.
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -7,6 +8,7 @@ import { providerOf } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
+import { BULK_BATCH, bulkTarget, type PostRow } from './bulk.js';
 
 const BATCH = 1000;
 const YEARS = 6;
@@ -128,11 +130,12 @@ export interface SeedResult { existing: number; inserted: number; ms: number }
  * Migrates, creates the site, then inserts published posts until `count` are there. Skips the
  * inserts when the database already holds that many. `onProgress` gets the posts present so far.
  */
-export async function seed(databaseUrl: string, count: number, onProgress?: (done: number) => void): Promise<SeedResult> {
+export async function seed(databaseUrl: string, count: number, onProgress?: (done: number) => void, onFinishing?: () => void): Promise<SeedResult> {
   const started = Date.now();
   await ensureDatabase(databaseUrl);
   await migrate(databaseUrl);
   const db = await openDb(databaseUrl);
+  let open = true;
   try {
     const prisma = db.prisma;
     await bootstrapSite(db, {
@@ -161,45 +164,35 @@ export async function seed(databaseUrl: string, count: number, onProgress?: (don
     const from = now - YEARS * 365 * 86_400_000;
     const step = (now - from) / todo;
 
-    let done = existing;
-    for (let offset = 0; offset < todo; offset += BATCH) {
-      const size = Math.min(BATCH, todo - offset);
-      const contents = [];
-      const relations = [];
-      for (let i = 0; i < size; i++) {
-        const id = nextId++;
-        const n = offset + i;
-        const { title, content, slug } = post(r, id);
-        const date = seconds(from + (n + r() * 0.9) * step);
-        const modified = r() < 0.7 ? date : seconds(Math.min(now, date.getTime() + r() * 30 * 86_400_000));
-        contents.push({
-          id, type: 'post', status: 'publish', authorId: admin.id, title, content, excerpt: '', slug,
-          date, dateGmt: date, modified, modifiedGmt: modified, guid: `${home}/?p=${id}`,
-          commentStatus: 'open', pingStatus: 'open', format: 'standard',
-        });
-        relations.push({ contentId: id, termId: category.id, taxonomy: 'category', termOrder: 0 });
+    // The rows go in on the plain driver (bench/bulk.ts), with the Prisma handle closed meanwhile.
+    open = false;
+    await db.close();
+    const target = await bulkTarget(databaseUrl, db.provider, todo);
+    try {
+      let done = existing;
+      for (let offset = 0; offset < todo; offset += BULK_BATCH) {
+        const size = Math.min(BULK_BATCH, todo - offset);
+        const rows: PostRow[] = [];
+        for (let i = 0; i < size; i++) {
+          const id = nextId++;
+          const n = offset + i;
+          const { title, content, slug } = post(r, id);
+          const date = seconds(from + (n + r() * 0.9) * step);
+          const modified = r() < 0.7 ? date : seconds(Math.min(now, date.getTime() + r() * 30 * 86_400_000));
+          rows.push({ id, authorId: admin.id, title, content, slug, date, modified, guid: `${home}/?p=${id}` });
+        }
+        await target.insert(rows, category.id);
+        done += size;
+        onProgress?.(done);
       }
-      await prisma.$transaction([
-        prisma.content.createMany({ data: contents }),
-        prisma.termRelationship.createMany({ data: relations }),
-      ]);
-      done += size;
-      onProgress?.(done);
+      onFinishing?.();
+      await target.finish(category.id);
+    } finally {
+      await target.close();
     }
-
-    // Explicit ids leave PostgreSQL's sequence behind: move it past them for later inserts.
-    if (db.provider === 'postgres') {
-      await prisma.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('"Content"', 'id'), (SELECT MAX("id") FROM "Content"))`);
-      await prisma.$executeRawUnsafe('ANALYZE');
-    } else {
-      await prisma.$executeRawUnsafe('ANALYZE');
-    }
-    const termCount = await prisma.termRelationship.count({ where: { termId: category.id, content: { status: 'publish' } } });
-    await prisma.term.update({ where: { id: category.id }, data: { count: termCount } });
-    db.changed();
     return { existing, inserted: todo, ms: Date.now() - started };
   } finally {
-    await db.close();
+    if (open) await db.close();
   }
 }
 

@@ -4,8 +4,7 @@
 // to a definition shows in the contexts it names. Every document is validated against the schema
 // here: an invalid one stops the boot.
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   Kind, parse, validate, visit,
   type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
@@ -13,6 +12,7 @@ import {
 
 import type { ResourceDef, RestContext } from '../src/resources/define.js';
 import { RESOURCES } from '../src/resources/index.js';
+import { projectRoot } from '../src/root.js';
 import { fragmentsOf } from './resources.js';
 
 export type { RestContext };
@@ -23,7 +23,7 @@ export interface Operations {
   names(): string[];
 }
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), 'operations');
+const dir = join(projectRoot, 'gateway', 'operations');
 
 export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] = RESOURCES): Operations {
   const fragments = new Map<string, FragmentDefinitionNode>();

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { projectRoot } from '../../src/root.js';
 import type { RouteEntry } from '../types.js';
 import { buildOpenApiDocument, type DocumentOptions } from './document.js';
 
@@ -15,7 +16,7 @@ export interface DocsResponse { status: number; headers: Record<string, string>;
 const require = createRequire(import.meta.url);
 const RENDERER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 const RENDERER_VERSION = (require('swagger-ui-dist/package.json') as { version: string }).version;
-const SERVICE_VERSION = (require('../../package.json') as { version: string }).version;
+const SERVICE_VERSION = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Files of the renderer the page loads, by the name they are served under. */
 const RENDERER_FILES: Record<string, string> = {

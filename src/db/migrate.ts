@@ -4,12 +4,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { providerOf } from '../config.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { projectRoot as root } from '../root.js';
 
 export interface Migration { name: string; sql: string; checksum: string }
 

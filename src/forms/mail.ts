@@ -1,6 +1,5 @@
 // Mail tags (`[your-name]`, `[_raw_your-menu]`, `[_site_title]`), the configuration errors of a
 // form's mail settings, and composing and sending the mail of a submission (nodemailer over SMTP).
-import nodemailer from 'nodemailer';
 import { escHtml } from '../content/escape.js';
 import type { FormTag } from './parser.js';
 import type { FormProperties, MailProperty } from './properties.js';
@@ -133,6 +132,8 @@ export function composeMail(mail: MailProperty, v: TagValues, files: MailFile[])
 /** Sends through `smtpUrl`; throws when there is none or the server refuses. */
 export async function sendMail(smtpUrl: string | null, mail: ComposedMail): Promise<void> {
   if (!smtpUrl) throw new Error('no SMTP server is configured (SMTP_URL)');
+  // Imported on the first mail, not at start-up: most processes never send one.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
   try {
     await transport.sendMail({

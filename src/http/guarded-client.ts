@@ -14,7 +14,11 @@
 //  - connect and total timeouts, a size cap counted while the body streams (the request is
 //    aborted beyond it, nothing oversize is kept). GET and HEAD for URLs users give; POST, PUT
 //    and DELETE (with a body) for the API calls of configured providers (src/seo/providers).
-import { Agent, buildConnector, request } from 'undici';
+import type { buildConnector } from 'undici';
+
+// undici (a hundred modules) is imported by the first server-side fetch, not at start-up.
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import { blockedReason } from './address.js';
@@ -102,8 +106,9 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
   const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
   // One agent per call: its connector carries this call's allow list and connect timeout, and
   // nothing (no pooled socket) outlives the call.
+  const { Agent, buildConnector, request } = await (undici ??= import('undici'));
   const agent = new Agent({
-    connect: guardedConnector(allow, o.connectTimeoutMs ?? GUARDED_FETCH_DEFAULTS.connectTimeoutMs),
+    connect: guardedConnector(buildConnector, allow, o.connectTimeoutMs ?? GUARDED_FETCH_DEFAULTS.connectTimeoutMs),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -181,7 +186,7 @@ function blocked(address: string, why: string, url?: string): GuardedFetchError 
  * name goes through a lookup that refuses unless every address it resolves to is public, and
  * hands net.connect only those addresses.
  */
-function guardedConnector(allow: AllowList, timeout: number): buildConnector.connector {
+function guardedConnector(buildConnector: Undici['buildConnector'], allow: AllowList, timeout: number): buildConnector.connector {
   const open = buildConnector({ timeout });
   const checked = buildConnector({ timeout, lookup: checkedLookup });
   return (opts, callback) => {

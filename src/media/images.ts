@@ -1,13 +1,28 @@
 // WordPress's image handling on sharp: reading dimensions and image_meta, the size arithmetic of
 // image_resize_dimensions(), the "-scaled"/"-rotated" original, sub-sizes, and the REST edit modifiers.
 // Everything here works on bytes or file paths; storage and attachment records belong to the callers.
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type SharpLib from 'sharp';
 import type { Channels, Metadata, Sharp } from 'sharp';
 import exifReader from 'exif-reader';
 
-// libvips caches loaded files by path; an upload rewritten at the same path could otherwise be
-// served from the cache, so caching is off for the whole process.
-sharp.cache(false);
+// sharp (libvips, a few hundred milliseconds to load) is loaded on the first image a process
+// handles, not at start-up: most processes serve reads and never touch an image.
+const require = createRequire(import.meta.url);
+let loaded: typeof SharpLib | undefined;
+function lib(): typeof SharpLib {
+  if (!loaded) {
+    loaded = require('sharp') as typeof SharpLib;
+    // libvips caches loaded files by path; an upload rewritten at the same path could otherwise be
+    // served from the cache, so caching is off for the whole process.
+    loaded.cache(false);
+    // One libvips thread per image operation: the processes already share the cores, and each
+    // extra thread keeps its own malloc arena (tens of MB of resident memory after a large image).
+    loaded.concurrency(1);
+  }
+  return loaded;
+}
+const sharp = (...args: Parameters<typeof SharpLib>): Sharp => lib()(...args);
 
 export interface SizeSpec {
   name: string;
@@ -33,17 +48,18 @@ export const JPEG_QUALITY = 82;
 export const WEBP_QUALITY = 86;
 export const AVIF_QUALITY = 82;
 
-// AVIF needs an AV1 encoder in the bundled libvips; HEIC (HEVC) never has one, so it stays read-only.
-const canWriteAvif = Boolean(sharp.format.heif?.output?.buffer && sharp.versions.aom);
-
-/** Image MIME types this module can read and write. */
-export const EDITABLE_TYPES: ReadonlySet<string> = new Set([
-  'image/jpeg',
-  'image/png',
-  'image/gif',
-  'image/webp',
-  ...(canWriteAvif ? ['image/avif'] : []),
-]);
+let editable: ReadonlySet<string> | undefined;
+/** Image MIME types this module can read and write (asking loads sharp). */
+export const EDITABLE_TYPES: Pick<ReadonlySet<string>, 'has'> = {
+  has(mime: string): boolean {
+    if (!editable) {
+      // AVIF needs an AV1 encoder in the bundled libvips; HEIC (HEVC) never has one, so it stays read-only.
+      const canWriteAvif = Boolean(lib().format.heif?.output?.buffer && lib().versions.aom);
+      editable = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', ...(canWriteAvif ? ['image/avif'] : [])]);
+    }
+    return editable.has(mime);
+  },
+};
 
 export interface ImageMeta {
   aperture: string;

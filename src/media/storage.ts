@@ -6,13 +6,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { removeAccents } from '../content/slug.js';
 
 export interface StoredInfo {
@@ -505,16 +499,28 @@ function quoteEtag(etag: string | undefined): string {
   return etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`;
 }
 
+// The S3 SDK (half a second to load) is imported when the first S3 storage is made, so a site on
+// local storage never loads it, and one on S3 loads it once, before its first request needs it.
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let sdk: Promise<S3Sdk> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
 class S3Storage implements Storage {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private readonly sdk: Promise<{ client: S3Client; sdk: S3Sdk }>;
   private readonly bucket: string;
   private readonly publicUrl: string;
 
   constructor(config: NonNullable<StorageConfig['s3']>) {
     this.bucket = config.bucket;
     this.publicUrl = trimSlashes(config.publicUrl);
-    this.client = new S3Client({
+    this.sdk = loadSdk().then((sdk) => ({ sdk, client: this.makeClient(sdk, config) }));
+    // A failed load is reported by the first call that needs the SDK, not as an unhandled rejection.
+    this.sdk.catch(() => {});
+  }
+
+  private makeClient({ S3Client }: S3Sdk, config: NonNullable<StorageConfig['s3']>): S3Client {
+    return new S3Client({
       region: config.region,
       endpoint: config.endpoint,
       forcePathStyle: config.forcePathStyle,
@@ -529,31 +535,36 @@ class S3Storage implements Storage {
     });
   }
 
+  private async run<T>(call: (client: S3Client, s3: S3Sdk) => Promise<T>): Promise<T> {
+    const { client, sdk } = await this.sdk;
+    return call(client, sdk);
+  }
+
   async put(key: string, body: Buffer | { path: string }, contentType: string): Promise<void> {
     checkKey(key);
     if (Buffer.isBuffer(body)) {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: contentType }),
-      );
+      await this.run((client, s3) => client.send(
+        new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: contentType }),
+      ));
       return;
     }
     // A stream has no length of its own, and PutObject needs one up front.
     const { size } = await stat(body.path);
-    await this.client.send(
-      new PutObjectCommand({
+    await this.run((client, s3) => client.send(
+      new s3.PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
         Body: createReadStream(body.path),
         ContentLength: size,
         ContentType: contentType,
       }),
-    );
+    ));
   }
 
   async head(key: string): Promise<StoredInfo | null> {
     checkKey(key);
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await this.run((client, s3) => client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: key })));
       return {
         size: out.ContentLength ?? 0,
         etag: quoteEtag(out.ETag),
@@ -574,9 +585,9 @@ class S3Storage implements Storage {
       return info && { ...info, stream: Readable.from([]) };
     }
     try {
-      const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-      );
+      const out = await this.run((client, s3) => client.send(
+        new s3.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      ));
       // With a range, ContentLength is the slice; the whole size is after the '/' of Content-Range.
       const total = out.ContentRange ? Number(/\/(\d+)\s*$/.exec(out.ContentRange)?.[1]) : NaN;
       return {
@@ -602,12 +613,12 @@ class S3Storage implements Storage {
     const unique = [...new Set(keys)];
     for (let i = 0; i < unique.length; i += DELETE_BATCH) {
       const batch = unique.slice(i, i + DELETE_BATCH);
-      const out = await this.client.send(
-        new DeleteObjectsCommand({
+      const out = await this.run((client, s3) => client.send(
+        new s3.DeleteObjectsCommand({
           Bucket: this.bucket,
           Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
         }),
-      );
+      ));
       // DeleteObjects answers 200 even when some keys failed; those come back listed.
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
       if (failed.length > 0) {

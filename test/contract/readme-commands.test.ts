@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
 
 const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'site-readme-'));
@@ -36,11 +37,14 @@ interface Expectation {
   server?: boolean;
   /** Arguments added to keep the run short. */
   cheap?: string;
+  /** A server that must serve compiled JavaScript: no serving process runs TypeScript or tsx. */
+  compiled?: boolean;
 }
 
 // Keyed by the command as extracted (a prefix is enough).
 const RUN: [string, Expectation][] = [
-  ['npm start', { line: /^listening on http:\/\/127\.0\.0\.1:\d+ with \d+ workers? /m, server: true }],
+  ['npm start', { line: /^listening on http:\/\/127\.0\.0\.1:\d+ with \d+ workers? /m, server: true, compiled: true }],
+  ['npm run build', { line: /^built \d+ modules into dist\/ in \d+ ms$/m }],
   ['npm run dev', { line: /^listening on http:\/\/127\.0\.0\.1:\d+ with \d+ workers? /m, server: true }],
   ['npm run db:migrate', { line: /^(applied \d+ migrations? to |.* is up to date$)/m }],
   ['npm run db:seed', { line: /^sample content added: /m }],
@@ -60,18 +64,22 @@ const SKIP: [string, string][] = [
 
 const entryOf = <T>(list: [string, T][], cmd: string) => list.find(([prefix]) => cmd === prefix || cmd.startsWith(`${prefix} `));
 
-function run(cmd: string, e: Expectation, databaseUrl: string): Promise<{ code: number | null; output: string }> {
+function run(cmd: string, e: Expectation, databaseUrl: string): Promise<{ code: number | null; output: string; processes: ServingProcess[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', UPLOADS_DIR: join(dir, 'uploads'), WORKERS: '1', ADMIN_PASSWORD: 'readme-admin-password' };
   for (const name of ['SITE_URL', 'HOST', 'TEST_PROVIDER', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_ENV']) delete env[name];
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', e.cheap ? `${cmd} ${e.cheap}` : cmd], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let stopping = false;
+    let processes: ServingProcess[] = [];
     const timer = setTimeout(() => { stop(); reject(new Error(`${cmd}: no answer in time:\n${output}`)); }, 150_000);
     const stop = () => { stopping = true; try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ } };
     const onData = (chunk: Buffer) => {
       output += chunk;
-      if (e.server && !stopping && e.line.test(output)) stop();
+      if (e.server && !stopping && e.line.test(output)) {
+        if (hasProc) processes = servingProcesses(child.pid!);
+        stop();
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -79,7 +87,7 @@ function run(cmd: string, e: Expectation, databaseUrl: string): Promise<{ code: 
     child.once('exit', (code) => {
       clearTimeout(timer);
       // A server stopped after its line counts as a clean run.
-      resolve({ code: e.server && stopping ? 0 : code, output });
+      resolve({ code: e.server && stopping ? 0 : code, output, processes });
     });
   });
 }
@@ -110,9 +118,16 @@ describe('README commands', () => {
     expect(toRun.length).toBeGreaterThanOrEqual(6);
     for (const cmd of toRun) {
       const [, e] = entryOf(RUN, cmd)!;
-      const { code, output } = await run(cmd, e, databaseUrl);
+      const { code, output, processes } = await run(cmd, e, databaseUrl);
       expect(code, `${cmd}\n${output}`).toBe(0);
       expect(output, cmd).toMatch(e.line);
+      if (e.compiled && hasProc) {
+        expect(processes.length, `${cmd}: serving processes`).toBeGreaterThan(0);
+        for (const p of processes) {
+          expect(p.argv.join(' '), cmd).toMatch(/^\S*node \S*dist\/gateway\/main\.js$/);
+          expect(p.nodeOptions, cmd).not.toMatch(/tsx/);
+        }
+      }
     }
   }, 900_000);
 });

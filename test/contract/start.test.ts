@@ -1,26 +1,33 @@
-// `npm start` says how many processes serve, one included.
+// `npm start` says how many processes serve, one included, and serves compiled JavaScript: the
+// primary and every worker run dist/gateway/main.js on plain node, with no TypeScript loader.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
 
+const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'site-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the server and resolves with its start-up line, then stops it. */
-function startupLine(workers: string): Promise<string> {
+interface Started { line: string; processes: ServingProcess[] }
+
+/** Runs `npm start`, resolves with its start-up line and the processes serving then, then stops it. */
+function start(workers: string): Promise<Started> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
-      cwd: join(import.meta.dirname, '../..'),
-      env: { ...process.env, WORKERS: workers, PORT: '0', DATABASE_URL: `file:${join(dir, `site-${workers}.db`)}`, ADMIN_PASSWORD: 'admin-password' },
+    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: workers, PORT: '0', DATABASE_URL: `file:${join(dir, `site-${workers}.db`)}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
+    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => stop(new Error(`no start-up line:\n${out}\n${err}`)), 50_000);
-    const stop = (result: string | Error) => {
+    const timer = setTimeout(() => stop(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
+    const stop = (result: Started | Error) => {
       clearTimeout(timer);
       try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
       child.once('exit', () => (result instanceof Error ? reject(result) : resolve(result)));
@@ -28,18 +35,29 @@ function startupLine(workers: string): Promise<string> {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('listening on '));
-      if (line) stop(line);
+      if (line) stop({ line, processes: hasProc ? servingProcesses(child.pid!) : [] });
     });
     child.stderr.on('data', (chunk) => { err += chunk; });
   });
 }
 
-describe('start-up line', () => {
-  it('names one worker', async () => {
-    expect(await startupLine('1')).toMatch(/^listening on http:\/\/127\.0\.0\.1:0 with 1 worker \(REST at \/wp-json, GraphQL at \/graphql\)$/);
-  }, 60_000);
+/** Each serving process runs the compiled entry on node, with no tsx (or other loader) in its arguments or NODE_OPTIONS. */
+function expectCompiled(processes: ServingProcess[], count: number) {
+  // Workers get the entry as an absolute path (node:cluster resolves it).
+  expect(processes.map((p) => p.argv.slice(1).map((a) => relative(root, resolve(root, a))))).toEqual(Array(count).fill(['dist/gateway/main.js']));
+  for (const p of processes) expect(p.nodeOptions, `NODE_OPTIONS of ${p.pid}`).not.toMatch(/tsx|--(import|loader|require)/);
+}
 
-  it('names several workers once they all listen', async () => {
-    expect(await startupLine('2')).toMatch(/ with 2 workers \(/);
-  }, 60_000);
+describe('npm start', () => {
+  it('names one worker, and serves from compiled JavaScript', async () => {
+    const { line, processes } = await start('1');
+    expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:0 with 1 worker \(REST at \/wp-json, GraphQL at \/graphql\)$/);
+    if (hasProc) expectCompiled(processes, 1);
+  }, 120_000);
+
+  it('names several workers once they all listen; the primary and each worker run compiled JavaScript', async () => {
+    const { line, processes } = await start('2');
+    expect(line).toMatch(/ with 2 workers \(/);
+    if (hasProc) expectCompiled(processes, 3);
+  }, 120_000);
 });
