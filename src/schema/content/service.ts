@@ -531,8 +531,9 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     if (!slug && !FLOATING_STATUSES.has(status)) slug = sanitizeTitle(title) || (existing ? String(existing.id) : '');
     // Posts: unique per type; pages: per type and parent.
     const scope: Where = kind.slugScope === 'global' ? { type: { notIn: ['revision', 'autosave'] } } : kind.slugScope === 'parent' ? { type, parentId } : { type };
+    // Whether any row holds the slug: the first one found answers (cheaper than a count).
     const taken = (candidate: string) =>
-      tx.content.count({ where: { ...scope, slug: candidate, ...(existing ? { id: { not: existing.id } } : {}) } }).then((n) => n > 0);
+      tx.content.findFirst({ where: { ...scope, slug: candidate, ...(existing ? { id: { not: existing.id } } : {}) }, select: { id: true } }).then((row) => row !== null);
     // As wp_insert_post: a pending item saved by someone who cannot publish keeps no slug.
     if (status === 'pending' && !ctx.can(caps.publish_posts)) slug = '';
     if (slug) slug = await uniqueSlug(slug, type as 'post' | 'page' | 'attachment', taken);
@@ -559,9 +560,11 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       await tx.content.update({ where: { id: existing.id }, data });
       savedId = existing.id;
     } else {
-      const created = await tx.content.create({ data: { type, ...data } });
+      // Only the id comes back: the caller reads the record for its answer. The guid holds the
+      // id, so it is set by a second statement; updateMany sends no RETURNING of the whole row.
+      const created = await tx.content.create({ data: { type, ...data }, select: { id: true } });
       savedId = created.id;
-      await tx.content.update({ where: { id: savedId }, data: { guid: `${site.home}/?${kind.plainLinkArg}=${savedId}` } });
+      await tx.content.updateMany({ where: { id: savedId }, data: { guid: `${site.home}/?${kind.plainLinkArg}=${savedId}` } });
     }
 
     if (supports.taxonomies.length) {
