@@ -264,7 +264,11 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       others = lock.dataVersion;
       othersSeen = others();
     });
-    const prisma = new SqliteClient({ adapter });
+    // A transaction may wait for the write lock as long as SQLite's busy timeout would have let
+    // it (10 s), queued behind this process's own ones included: Prisma's default start wait
+    // (2 s) would turn a busy moment into errors now that waiting leaves the event loop free and
+    // more requests queue meanwhile. Callers that pass their own maxWait keep it.
+    const prisma = new SqliteClient({ adapter, transactionOptions: { maxWait: 10_000 } });
     // This process's writes move the version as they commit (above). Other processes' writes are
     // seen through data_version, which SQLite bumps when another connection commits; this
     // connection is used only for that, so this process's writes bump it too (harmlessly, again).
