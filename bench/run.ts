@@ -3,7 +3,8 @@
 //
 //   npm run bench -- --posts=10000 --db=sqlite|postgres|both --duration=10 --connections=32 --workers=2
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
-//   (default 1) and --nocache=0 to skip the runs with CACHE_ENTRIES=0)
+//   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, and --only=writes for the
+//   write scenarios alone: creates through batch/v1 and single creates)
 //
 // Results: a table on stdout and bench/results-<db>.json. The service runs as `npm start` runs
 // it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
@@ -11,7 +12,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +58,9 @@ const opts = {
   workers: Math.floor(positive('workers', cores)),
   warmup: positive('warmup', 1, 0),
   nocache: option('nocache', '1') !== '0',
+  only: option('only', ''),
 };
+if (!['', 'writes'].includes(opts.only)) throw new Error(`--only: expected writes, got "${opts.only}"`);
 if (!['sqlite', 'postgres', 'both'].includes(opts.db)) throw new Error(`--db: expected sqlite, postgres or both, got "${opts.db}"`);
 
 // ------------------------------------------------------------------ child processes
@@ -524,10 +527,22 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     const responseFile = join(tmp, 'response.json');
     writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
 
+    if (opts.only === 'writes') {
+      try {
+        batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
+        singles[kind] = await benchSingleCreates(service.port, auth);
+      } catch (err) {
+        console.error(service.proc.output.slice(-20).join('\n'));
+        throw err;
+      }
+      await stopProc(service.proc);
+      return rows;
+    }
     for (const s of forSiteSize([...serviceScenarios(ids, newest), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
     try {
       uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
       batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
+      singles[kind] = await benchSingleCreates(service.port, auth);
     } catch (err) {
       console.error(service.proc.output.slice(-20).join('\n'));
       throw err;
@@ -677,6 +692,49 @@ async function benchBatchCreates(port: number, auth: string, atomic: boolean, se
   return run;
 }
 
+// ------------------------------------------------------------------ single creates
+
+/** The write rates the service aims at (posts per second, SQLite, the default start). */
+const WRITE_TARGETS = { batch: 1000, single: 500 };
+const versusTarget = (rate: number, target: number) => ` (target ${target.toLocaleString('en-US')}: ${(rate / target).toFixed(2)}×, ${rate >= target ? 'met' : 'missed'})`;
+
+interface SingleRun { clients: number; posts: number; seconds: number; postsPerSecond: number; p50Ms: number; p99Ms: number }
+const singles: Record<string, SingleRun> = {};
+
+/** Posts created per second by single POST /core/v2/posts requests from 25 clients at once (kept-alive connections). */
+async function benchSingleCreates(port: number, auth: string, seconds = opts.duration): Promise<SingleRun> {
+  const clients = 25;
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  let posts = 0;
+  let serial = 0;
+  const times: number[] = [];
+  const once = (json: unknown) => new Promise<number>((res, rej) => {
+    const body = Buffer.from(JSON.stringify(json));
+    const started = performance.now();
+    const req = httpRequest({ host: HOST, port, method: 'POST', path: '/wp-json/core/v2/posts', agent, timeout: 120_000, headers: { Authorization: auth, 'Content-Type': 'application/json', 'Content-Length': body.length } }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => (r.statusCode === 201 ? res(performance.now() - started) : rej(new Error(`create answered ${r.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`))));
+    });
+    req.on('error', rej);
+    req.end(body);
+  });
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < deadline) {
+      times.push(await once({ title: `Single ${++serial}`, content: 'Made by a single request.', status: 'publish' }));
+      posts++;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  const sorted = Float64Array.from(times).sort();
+  const run = { clients, posts, seconds: elapsed, postsPerSecond: posts / elapsed, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+  console.log(`single creates: ${posts} posts in ${elapsed.toFixed(1)} s from ${clients} clients: ${run.postsPerSecond.toFixed(0)} posts/s, p50 ${run.p50Ms.toFixed(0)} ms, p99 ${run.p99Ms.toFixed(0)} ms`);
+  return run;
+}
+
 function printTable(kind: string, rows: Row[]): void {
   const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB', 'peak RSS per process MB'];
   const body = rows.map((r) => [
@@ -693,7 +751,9 @@ function printTable(kind: string, rows: Row[]): void {
   const failed = rows.filter((r) => r.check !== 'ok');
   for (const r of failed) console.log(`! ${r.scenario}: sample check failed: ${r.check}`);
   const up = uploads[kind];
-  for (const b of batches[kind] ?? []) console.log(`creates through batch/v1${b.atomic ? ' (atomic: one transaction per batch)' : ''}, ${b.perBatch} per batch, ${b.clients} clients: ${b.postsPerSecond.toFixed(0)} posts/s`);
+  for (const b of batches[kind] ?? []) console.log(`creates through batch/v1${b.atomic ? ' (atomic: one transaction per batch)' : ''}, ${b.perBatch} per batch, ${b.clients} clients: ${b.postsPerSecond.toFixed(0)} posts/s${versusTarget(b.postsPerSecond, WRITE_TARGETS.batch)}`);
+  const single = singles[kind];
+  if (single) console.log(`single creates (POST /core/v2/posts), ${single.clients} clients: ${single.postsPerSecond.toFixed(0)} posts/s${versusTarget(single.postsPerSecond, WRITE_TARGETS.single)}, p50 ${single.p50Ms.toFixed(0)} ms, p99 ${single.p99Ms.toFixed(0)} ms`);
   if (firstAnswer[kind] !== undefined) console.log(`first answer: 200 on /wp-json/ ${firstAnswer[kind].toFixed(0)} ms after spawning the service (${opts.workers} workers, migrated database)`);
   if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before; per process: ${formatMemory(up.processes)})`);
   console.log([
@@ -718,7 +778,7 @@ async function main(): Promise<void> {
       database: kind, date: new Date().toISOString(), node: process.version,
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
       posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
-      firstAnswerMs: firstAnswer[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind],
+      firstAnswerMs: firstAnswer[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind], singleCreates: singles[kind],
     }, null, 2) + '\n');
   }
   for (const kind of kinds) printTable(kind, all[kind]);

@@ -27,6 +27,13 @@ export interface Db {
   /** Counts this process's own writes only (cheap; no database call). */
   readonly localVersion: number;
   /**
+   * Like `version()`, but moves only when the site's options may have changed: this process's
+   * writes move it when they touch the Option table, another process's writes (which are not
+   * told apart on SQLite) always. Site settings are kept by it, so a content write does not
+   * send the next request back for every option.
+   */
+  optionsVersion(): number;
+  /**
    * Announces a change by hand. Every write statement sent through `prisma` (model queries, raw
    * SQL, in or out of a transaction) already announces itself; this is for changes made around it.
    */
@@ -64,18 +71,23 @@ export function isWrite(sql: string): boolean {
  * Announcing after the fact matters: a read that started before the commit must see the version
  * move by the time it finishes, so the response cache does not keep what it read.
  */
-function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: () => void, sqlite = false): F {
+/** Whether a write's SQL may touch the Option table (a false yes only costs a re-read of the options). */
+export const touchesOptions = (sql: string) => /\boption\b/i.test(sql);
+
+function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, sqlite?: (lock: WriteLock) => void): F {
   const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
   /** `onWrite` runs after a write statement settles, before its caller sees the outcome. */
-  const wrap = <T extends AnyQueryable>(target: T, onWrite: () => void): T => {
+  const wrap = <T extends AnyQueryable>(target: T, onWrite: (options: boolean) => void): T => {
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
       count();
       logSql?.(a);
       const p: Promise<unknown> = run(...a);
-      if (!isWrite((a[0] as Statement).sql)) return p;
-      return p.then((r) => (onWrite(), r), (err) => { onWrite(); throw err; });
+      const sql = (a[0] as Statement).sql;
+      if (!isWrite(sql)) return p;
+      const options = touchesOptions(sql);
+      return p.then((r) => (onWrite(options), r), (err) => { onWrite(options); throw err; });
     };
     target.queryRaw = (...a: unknown[]) => send(q, a);
     target.executeRaw = (...a: unknown[]) => send(e, a);
@@ -83,43 +95,81 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   };
   const transaction = (tx: AnyTransaction): AnyTransaction => {
     let wrote = false;
-    wrap(tx, () => { wrote = true; });
+    let options = false;
+    wrap(tx, (o) => { wrote = true; options ||= o; });
     // Prisma has run COMMIT (through executeRaw) before it calls commit(), which releases the
     // connection; with an adapter that commits in commit() itself, it has committed once this
     // resolves. A failed COMMIT is followed by rollback(), which is left as it is.
     const commit = tx.commit.bind(tx);
     tx.commit = async () => {
-      try { await commit(); } finally { if (wrote) { wrote = false; changed(); } }
+      try { await commit(); } finally { if (wrote) { const o = options; wrote = false; options = false; changed(o); } }
     };
     return tx;
   };
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = wrap((await connect()) as AnyAdapter, changed);
-    if (sqlite) reusePreparedStatements(adapter);
+    const lock = sqlite ? reusePreparedStatements(adapter) : null;
+    if (lock) sqlite!(lock);
     const start = adapter.startTransaction?.bind(adapter);
-    if (start) adapter.startTransaction = async (...a: unknown[]) => transaction(await start(...a));
+    if (start && lock) adapter.startTransaction = (...a: unknown[]) => lock.begin(async () => transaction(await start(...a)));
+    else if (start) adapter.startTransaction = async (...a: unknown[]) => transaction(await start(...a));
     const script = adapter.executeScript?.bind(adapter);
-    if (script) adapter.executeScript = (...a: unknown[]) => new Promise((ok) => ok(script(...a))).finally(changed);
+    if (script) adapter.executeScript = (...a: unknown[]) => new Promise((ok) => ok(script(...a))).finally(() => changed(true));
     return adapter;
   };
   return factory;
 }
 
+/** SQLite's answer when another connection holds the lock asked for. */
+const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How the SQLite connection waits for the write lock: see `reusePreparedStatements`. */
+interface WriteLock {
+  /** Runs `start` (the adapter's startTransaction) once this connection holds SQLite's write lock. */
+  begin<T extends AnyTransaction>(start: () => Promise<T>): Promise<T>;
+  /** PRAGMA data_version on this connection: it changes when another connection committed. */
+  dataVersion(): unknown;
+}
+
 /**
- * The SQLite adapter prepares every statement anew. Prisma sends the same few SQL texts over
- * and over, so keep the prepared statements (and begin transactions IMMEDIATE, below) (better-sqlite3 runs one at a time, so sharing one
- * is safe); `bind` is emulated because a bound better-sqlite3 statement cannot be bound again.
+ * Tunes the SQLite connection the adapter opened, and returns how its transactions begin.
+ *
+ * - Prepared statements are kept: the adapter prepares every statement anew, while Prisma sends
+ *   the same few SQL texts over and over (better-sqlite3 runs one at a time, so sharing one is
+ *   safe); `bind` is emulated because a bound better-sqlite3 statement cannot be bound again.
+ * - `synchronous=NORMAL` in WAL mode (SQLITE_SYNCHRONOUS overrides it): a commit no longer waits
+ *   for an fsync of the log; the database stays consistent, and a power cut (not a crash of the
+ *   process) may lose the last commits before a checkpoint.
+ * - Transactions begin IMMEDIATE: a deferred transaction that reads, then writes after another
+ *   process committed cannot upgrade its lock (SQLite answers SQLITE_BUSY at once, whatever the
+ *   busy timeout). Prisma's transactions here all write, so they take the write lock as they begin.
+ * - Waiting for that lock does not block the process: with the busy timeout SQLite would sleep
+ *   inside the call (in growing steps of up to 100 ms) with the event loop stopped, while the
+ *   other worker held the lock for a few milliseconds. Here BEGIN IMMEDIATE is tried without a
+ *   timeout and, while another process holds the lock, tried again a millisecond or so later,
+ *   the event loop free meanwhile, up to the connection's timeout; then once more the usual way
+ *   (which fails as before). Transactions of this process queue before that, one at a time, as
+ *   the adapter's own mutex had them.
  */
-function reusePreparedStatements(adapter: unknown): void {
+function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLock | null {
   const db = (adapter as { client?: Database.Database }).client;
-  if (!db || typeof db.prepare !== 'function' || (db as unknown as { __reuse?: boolean }).__reuse) return;
+  if (!db || typeof db.prepare !== 'function' || (db as unknown as { __reuse?: boolean }).__reuse) return null;
+  const wal = String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+  const synchronous = (process.env.SQLITE_SYNCHRONOUS ?? 'NORMAL').toUpperCase();
+  if (wal && ['OFF', 'NORMAL', 'FULL', 'EXTRA'].includes(synchronous)) db.pragma(`synchronous = ${synchronous}`);
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
+  /** Set while the write lock was taken here and the adapter's own BEGIN is to do nothing. */
+  let begun = false;
+  const nothing = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }), columns: () => [], raw: () => ({ all: () => [] }) };
   (db as unknown as { prepare: (sql: string) => unknown }).prepare = (text: string) => {
-    // A deferred transaction that reads, then writes after another process committed cannot
-    // upgrade its lock: SQLite answers SQLITE_BUSY at once, whatever the busy timeout. Prisma's
-    // transactions here all write, so they take the write lock as they begin, waiting for it.
+    if (text === 'BEGIN' && begun) {
+      begun = false;
+      return { bind: () => nothing, run: nothing.run };
+    }
     const sql = text === 'BEGIN' ? 'BEGIN IMMEDIATE' : text;
     let stmt = cache.get(sql);
     if (!stmt) {
@@ -139,6 +189,60 @@ function reusePreparedStatements(adapter: unknown): void {
     };
   };
   (db as unknown as { __reuse?: boolean }).__reuse = true;
+
+  const beginImmediate = prepare('BEGIN IMMEDIATE');
+  const dataVersion = prepare('PRAGMA data_version').pluck();
+  const rollback = prepare('ROLLBACK');
+  /** Tries once, without waiting: whether this connection now holds the write lock. */
+  const tryLock = (): boolean => {
+    db.pragma('busy_timeout = 0');
+    try {
+      beginImmediate.run();
+      return true;
+    } catch (err) {
+      if (isBusy(err)) return false;
+      throw err;
+    } finally {
+      db.pragma(`busy_timeout = ${timeoutMs}`);
+    }
+  };
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    dataVersion: () => dataVersion.get(),
+    async begin(start) {
+      // One transaction of this process at a time (the adapter's mutex, taken earlier).
+      let release!: () => void;
+      const mine = new Promise<void>((resolve) => { release = resolve; });
+      const before = queue;
+      queue = before.then(() => mine);
+      await before;
+      let tx: AnyTransaction;
+      try {
+        const deadline = Date.now() + timeoutMs;
+        let tries = 0;
+        let locked = tryLock();
+        while (!locked && Date.now() < deadline) {
+          await sleep(++tries < 50 ? 1 : 5);
+          locked = tryLock();
+        }
+        begun = locked; // else the adapter's BEGIN waits the usual way, and fails as it did
+        try {
+          tx = await start();
+        } catch (err) {
+          if (begun) { begun = false; rollback.run(); }
+          throw err;
+        }
+      } catch (err) {
+        release();
+        throw err;
+      }
+      const commit = tx.commit.bind(tx);
+      const undo = (tx as AnyTransaction & { rollback(): Promise<void> }).rollback.bind(tx);
+      tx.commit = () => commit().finally(release);
+      (tx as AnyTransaction & { rollback(): Promise<void> }).rollback = () => undo().finally(release);
+      return tx as never;
+    },
+  };
 }
 
 export async function openDb(databaseUrl: string): Promise<Db> {
@@ -150,26 +254,45 @@ export async function openDb(databaseUrl: string): Promise<Db> {
 
   if (provider === 'sqlite') {
     const path = sqlitePath(databaseUrl);
-    const changed = () => { version++; local++; };
-    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, true);
-    const prisma = new SqliteClient({ adapter });
+    let options = 0;
+    const changed = (touchedOptions = true) => { version++; local++; if (touchedOptions) options++; };
+    // Other processes' commits, for the options: seen on the adapter's own connection, where this
+    // process's commits do not count (they do on the watcher below, a connection of its own).
+    let others: (() => unknown) | null = null;
+    let othersSeen: unknown;
+    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (lock) => {
+      // The baseline: whatever was read so far was read through this connection, after it.
+      others = lock.dataVersion;
+      othersSeen = others();
+    });
+    // A transaction may wait for the write lock as long as SQLite's busy timeout would have let
+    // it (10 s), queued behind this process's own ones included: Prisma's default start wait
+    // (2 s) would turn a busy moment into errors now that waiting leaves the event loop free and
+    // more requests queue meanwhile. Callers that pass their own maxWait keep it.
+    const prisma = new SqliteClient({ adapter, transactionOptions: { maxWait: 10_000 } });
     // This process's writes move the version as they commit (above). Other processes' writes are
     // seen through data_version, which SQLite bumps when another connection commits; this
     // connection is used only for that, so this process's writes bump it too (harmlessly, again).
     const watcher = path === ':memory:' ? null : new Database(path, { timeout: 10_000 });
     const dataVersion = watcher?.prepare('PRAGMA data_version').pluck();
     let seen = dataVersion?.get();
+    const version_ = () => {
+      const now = dataVersion?.get();
+      if (now !== seen) { seen = now; version++; }
+      return version;
+    };
     return {
       prisma,
       provider,
       get statements() { return statements; },
-      version() {
-        const now = dataVersion?.get();
-        if (now !== seen) { seen = now; version++; }
-        return version;
-      },
+      version: version_,
       get localVersion() { return local; },
-      changed,
+      optionsVersion() {
+        const now = others?.();
+        if (now !== othersSeen) { othersSeen = now; options++; }
+        return options;
+      },
+      changed: () => changed(),
       async close() { await prisma.$disconnect(); watcher?.close(); },
     };
   }
@@ -177,18 +300,26 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   // Processes announce their writes on a channel; each bumps its version on the others' notices.
   // The sender is named per handle, not per process, so two handles in one process (tests, a
   // command run in-process) hear each other.
+  // A notice of a write that touched the options ends in `+options`.
   const self = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const listener = new pg.Client({ connectionString: databaseUrl });
-  const changed = () => {
+  let options = 0;
+  const changed = (touchedOptions = true) => {
     version++;
     local++;
-    listener.query(`NOTIFY content_changed, '${self}'`).catch(() => {});
+    if (touchedOptions) options++;
+    listener.query(`NOTIFY content_changed, '${self}${touchedOptions ? '+options' : ''}'`).catch(() => {});
   };
   const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed);
   const prisma = new PostgresClient({ adapter }) as unknown as Prisma;
   await listener.connect();
-  listener.on('notification', (n) => { if (n.payload !== self) version++; });
-  listener.on('error', () => { version++; });
+  listener.on('notification', (n) => {
+    const [sender, what] = (n.payload ?? '').split('+');
+    if (sender === self) return;
+    version++;
+    if (what !== undefined || !sender) options++;
+  });
+  listener.on('error', () => { version++; options++; });
   await listener.query('LISTEN content_changed');
   return {
     prisma,
@@ -196,7 +327,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     get statements() { return statements; },
     version: () => version,
     get localVersion() { return local; },
-    changed,
+    optionsVersion: () => options,
+    changed: () => changed(),
     async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
   };
 }

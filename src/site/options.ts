@@ -40,8 +40,9 @@ export const OPTION_DEFAULTS: Record<string, unknown> = {
 
 let cached: { db: Db; version: number; settings: Promise<SiteSettings> } | undefined;
 
+/** The site's settings, read again only after the options may have changed (`optionsVersion`). */
 export function siteSettings(db: Db): Promise<SiteSettings> {
-  const version = db.version();
+  const version = db.optionsVersion();
   if (cached && cached.db === db && cached.version === version) return cached.settings;
   const settings = load(db);
   cached = { db, version, settings };
