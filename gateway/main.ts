@@ -4,6 +4,8 @@ import { loadConfig, providerOf } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
+import { recoverUploads } from '../src/media/recovery.js';
+import { sweepSpool } from './upload.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './server.js';
 
@@ -14,6 +16,13 @@ async function primary() {
   if (applied.length) console.log(`applied migrations: ${applied.join(', ')}`);
   const db = await openDb(config.databaseUrl);
   const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: true });
+  // What a killed server left: upload spool files, and in a local UPLOADS_DIR temporary files
+  // and the files of media writes whose record never committed. Before any worker serves.
+  const spooled = await sweepSpool();
+  const recovered = config.uploadsS3 ? { temporary: 0, orphans: 0 } : await recoverUploads(db.prisma, config.uploadsDir);
+  if (spooled + recovered.temporary + recovered.orphans) {
+    console.log(`removed what an interrupted run left: ${spooled + recovered.temporary} temporary files, ${recovered.orphans} files of uploads that never got their record`);
+  }
   await db.close();
   if (boot.admin) {
     const api = `${config.siteUrl}${config.restPrefix}`;
