@@ -140,6 +140,15 @@ function reusePreparedStatements(adapter: unknown): void {
   (db as unknown as { __reuse?: boolean }).__reuse = true;
 }
 
+/**
+ * Interactive transactions may wait this long for a connection (`maxWait`) and run this long
+ * (`timeout`). Prisma's defaults (2 s, 5 s) turned a busy moment into 500s: with 32 writers on
+ * two workers the pool (PG_POOL) queues requests for seconds, and under that load a write's
+ * transaction can take over 5 s on a small machine. The requests in flight are bounded by
+ * MAX_IN_FLIGHT instead.
+ */
+const TRANSACTIONS = { maxWait: 15_000, timeout: 30_000 };
+
 export async function openDb(databaseUrl: string): Promise<Db> {
   const provider = providerOf(databaseUrl);
   let statements = 0;
@@ -151,7 +160,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     const path = sqlitePath(databaseUrl);
     const changed = () => { version++; local++; };
     const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, true);
-    const prisma = new SqliteClient({ adapter });
+    const prisma = new SqliteClient({ adapter, transactionOptions: TRANSACTIONS });
     // This process's writes move the version as they commit (above). Other processes' writes are
     // seen through data_version, which SQLite bumps when another connection commits; this
     // connection is used only for that, so this process's writes bump it too (harmlessly, again).
@@ -184,7 +193,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     listener.query(`NOTIFY content_changed, '${self}'`).catch(() => {});
   };
   const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed);
-  const prisma = new PostgresClient({ adapter }) as unknown as Prisma;
+  const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   await listener.connect();
   listener.on('notification', (n) => { if (n.payload !== self) version++; });
   listener.on('error', () => { version++; });
