@@ -257,7 +257,7 @@ async function verifyCrash(site: Site, run: number, posts: Map<number, Tracked>,
   }
 }
 
-async function crashRun(site: Site, run: number, images: { small: Buffer; large: Buffer }, counters: { posts: Map<number, Tracked>; media: Map<number, string[]> }): Promise<number[]> {
+async function crashRun(site: Site, run: number, images: { small: Buffer; large: Buffer }, counters: { posts: Map<number, Tracked>; media: Map<number, string[]>; writes: number }): Promise<{ pids: number[]; cutFiles: number; streamed: number }> {
   const { posts, media } = counters;
   const headers = { authorization: site.auth, 'content-type': 'application/json' };
   let stop = false;
@@ -291,6 +291,7 @@ async function crashRun(site: Site, run: number, images: { small: Buffer; large:
           posts.set(id, { acked: s, pending: null });
         }
         acked++;
+        counters.writes++;
       } catch {
         return; // the connection died with the server: that write is not acknowledged
       }
@@ -314,10 +315,13 @@ async function crashRun(site: Site, run: number, images: { small: Buffer; large:
     }
   };
   // A large image streaming in slowly: still arriving when the server dies.
+  let streamed = 0;
   const streamer = async () => {
     const big = images.large;
     const source = Readable.from((async function* () {
-      for (let at = 0; at < big.length && !stop; at += 64 * 1024) { yield big.subarray(at, at + 64 * 1024); await sleep(60); }
+      // All but the last bytes, then the connection is held open: still streaming at the kill.
+      for (let at = 0; at < big.length - 64 * 1024 && !stop; at += 64 * 1024) { yield big.subarray(at, at + 64 * 1024); streamed = at + 64 * 1024; await sleep(60); }
+      while (!stop) await sleep(20);
     })());
     try {
       await send(site.base, 'POST', '/wp-json/core/v2/media', { headers: { authorization: site.auth, 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="crash-r${run}-large.jpg"` }, body: source, timeoutMs: 120_000 });
@@ -331,20 +335,26 @@ async function crashRun(site: Site, run: number, images: { small: Buffer; large:
   const begun = Date.now();
   while (media.size === first && !stop && Date.now() - begun < 60_000) await sleep(10);
   const work = Promise.all([...Array.from({ length: 6 }, (_, i) => writer(i + 1)), ...uploads]);
-  // Kill when writes have been acknowledged and an image is being made into sizes (its file is
-  // stored, its answer not given yet), a moment later by chance; or after 30 s regardless.
+  // Kill when writes have been acknowledged and an image is being stored and made into sizes
+  // (its answer not given yet), a moment later by chance; or after 30 s regardless.
   const started = Date.now();
   const folder = () => { const d = new Date(); return join(site.uploadsDir, String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0')); };
+  // Odd runs: as soon as the image's file is stored (its record may not be committed yet);
+  // even runs: once its first sub-size file is there (sizes being made after the commit).
+  const stored = (name: string) => existsSync(folder()) && readdirSync(folder()).some((n) => (run % 2 ? n === name : n.startsWith(`${name.replace(/\.jpg$/, '')}-`)));
   while (Date.now() - started < 30_000) {
-    if (acked >= 15 && uploading && existsSync(join(folder(), uploading))) break;
+    if (acked >= 15 && uploading && stored(uploading)) break;
     await sleep(5);
   }
   await sleep(Math.random() * 300);
   const server = currentServer!;
+  // What the upload being cut had stored: its original, and sizes if they were being made.
+  const stem = (uploading ?? '').replace(/\.jpg$/, '');
+  const cutFiles = existsSync(folder()) ? readdirSync(folder()).filter((n) => n.startsWith(`${stem}.`) || n.startsWith(`${stem}-`)).length : 0;
   const pids = await killServer(server);
   stop = true;
   await work;
-  return pids;
+  return { pids, cutFiles, streamed };
 }
 
 let currentServer: Server | null = null;
@@ -374,18 +384,20 @@ async function testDatabase(kind: 'sqlite' | 'postgres', images: { small: Buffer
     await makeTerms(site);
     await load(site, password);
 
-    const counters = { posts: new Map<number, Tracked>(), media: new Map<number, string[]>() };
+    const counters = { posts: new Map<number, Tracked>(), media: new Map<number, string[]>(), writes: 0 };
     const totals = { writes: 0, writesFound: 0, media: 0, mediaFound: 0 };
     for (let run = 1; run <= opts.crashes; run++) {
       const before = { posts: counters.posts.size, media: counters.media.size };
-      const pids = await crashRun(site, run, images, counters);
+      const writesBefore = counters.writes;
+      const { pids, cutFiles, streamed } = await crashRun(site, run, images, counters);
       currentServer = await startServer(env, `${label} crash ${run}: restart`);
       const { postsFound, mediaFound } = await verifyCrash(site, run, counters.posts, counters.media, pids);
-      log(`${label} crash ${run}: killed ${pids.length} processes; posts acknowledged ${counters.posts.size} (${counters.posts.size - before.posts} new) / found ${postsFound}, `
+      log(`${label} crash ${run}: killed ${pids.length} processes with ${cutFiles} file(s) of an upload in progress stored and ${(streamed / 1048576).toFixed(1)} MB of the large one sent; `
+        + `writes acknowledged ${counters.writes - writesBefore} this run; posts acknowledged ${counters.posts.size} (${counters.posts.size - before.posts} new) / found as acknowledged ${postsFound}, `
         + `uploads acknowledged ${counters.media.size} (${counters.media.size - before.media} new) / found ${mediaFound}`);
       totals.writes = counters.posts.size; totals.writesFound = postsFound; totals.media = counters.media.size; totals.mediaFound = mediaFound;
     }
-    log(`${label} crash: ${opts.crashes} kills; posts acknowledged ${totals.writes} / found ${totals.writesFound}; uploads acknowledged ${totals.media} / found ${totals.mediaFound}`);
+    log(`${label} crash: ${opts.crashes} kills; ${counters.writes} post writes acknowledged (creates and updates); posts acknowledged ${totals.writes} / found as acknowledged ${totals.writesFound}; uploads acknowledged ${totals.media} / found ${totals.mediaFound}`);
     await stopServer(currentServer);
   } finally {
     if (currentServer) await killServer(currentServer).catch(() => undefined);
