@@ -8,6 +8,8 @@ import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
 import { bootstrapSite } from '../src/site/bootstrap.js';
 import { log } from '../src/log.js';
+import { recoverUploads } from '../src/media/recovery.js';
+import { sweepSpool } from './upload.js';
 
 const config = loadConfig();
 
@@ -16,6 +18,13 @@ async function primary() {
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   const db = await openDb(config.databaseUrl);
   const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
+  // What a killed server left: upload spool files, and in a local UPLOADS_DIR temporary files
+  // and the files of media writes whose record never committed. Before any worker serves.
+  const spooled = await sweepSpool();
+  const recovered = config.uploadsS3 ? { temporary: 0, orphans: 0 } : await recoverUploads(db.prisma, config.uploadsDir);
+  if (spooled + recovered.temporary + recovered.orphans) {
+    log.info({ temporary: spooled + recovered.temporary, orphans: recovered.orphans }, 'removed what an interrupted run left (temporary files, files of uploads that never got their record)');
+  }
   await db.close();
   if (boot.admin) {
     const api = `${config.siteUrl}${config.restPrefix}`;

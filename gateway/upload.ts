@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { WpError } from './errors.js';
 import { tooBigMessage } from '../src/media/limits.js';
+import { processAlive } from '../src/media/recovery.js';
 
 /** The first bytes kept for sniffing (file-type reads at most this many). */
 const HEAD_BYTES = 4100;
@@ -45,30 +46,34 @@ export function tooBig(maxBytes: number): WpError {
   return new WpError('rest_upload_file_too_big', tooBigMessage(maxBytes), 400);
 }
 
-const SPOOL_DIR = join(tmpdir(), 'content-service-uploads');
+export const SPOOL_DIR = join(tmpdir(), 'content-service-uploads');
 let swept = false;
 
 /**
- * Temporary files are removed when their request ends; one left by a process that was killed
- * meanwhile is removed by the next process once it is an hour old.
+ * Temporary files are removed when their request ends. One left by a process that was killed
+ * meanwhile is named after that process (`<pid>-<uuid>`): the next start removes it once no
+ * process has that id; any file an hour old goes too (a pid taken again, or an older name).
  */
-async function sweep(): Promise<void> {
-  if (swept) return;
+export async function sweepSpool(): Promise<number> {
   swept = true;
   const cutoff = Date.now() - 3600_000;
+  let removed = 0;
   for (const name of await readdir(SPOOL_DIR).catch(() => [] as string[])) {
     const path = join(SPOOL_DIR, name);
-    const info = await stat(path).catch(() => null);
-    if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+    const owner = /^(\d+)-/.exec(name);
+    const dead = owner !== null && !processAlive(Number(owner[1]));
+    const info = dead ? null : await stat(path).catch(() => null);
+    if (dead || (info && info.mtimeMs < cutoff)) { await rm(path, { force: true }); removed++; }
   }
+  return removed;
 }
 
 /** Streams `source` into a temporary file, refusing more than `maxBytes`. */
 async function spool(source: Readable, maxBytes: number): Promise<Omit<ReceivedFile, 'name' | 'declaredType'>> {
   const dir = SPOOL_DIR;
   await mkdir(dir, { recursive: true });
-  void sweep();
-  const path = join(dir, randomUUID());
+  if (!swept) void sweepSpool();
+  const path = join(dir, `${process.pid}-${randomUUID()}`);
   const md5 = createHash('md5');
   const head: Buffer[] = [];
   let size = 0;

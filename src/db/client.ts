@@ -245,6 +245,15 @@ function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLoc
   };
 }
 
+/**
+ * Interactive transactions may wait this long for a connection (`maxWait`) and run this long
+ * (`timeout`). Prisma's defaults (2 s, 5 s) turned a busy moment into 500s: with 32 writers on
+ * two workers the pool (PG_POOL) queues requests for seconds, and under that load a write's
+ * transaction can take over 5 s on a small machine. The requests in flight are bounded by
+ * MAX_IN_FLIGHT instead.
+ */
+const TRANSACTIONS = { maxWait: 15_000, timeout: 30_000 };
+
 export async function openDb(databaseUrl: string): Promise<Db> {
   const provider = providerOf(databaseUrl);
   let statements = 0;
@@ -265,11 +274,12 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       others = lock.dataVersion;
       othersSeen = others();
     });
-    // A transaction may wait for the write lock as long as SQLite's busy timeout would have let
-    // it (10 s), queued behind this process's own ones included: Prisma's default start wait
-    // (2 s) would turn a busy moment into errors now that waiting leaves the event loop free and
-    // more requests queue meanwhile. Callers that pass their own maxWait keep it.
-    const prisma = new SqliteClient({ adapter, transactionOptions: { maxWait: 10_000 } });
+    // A transaction may wait for the write lock at least as long as SQLite's busy timeout would
+    // have let it (10 s), queued behind this process's own ones included (TRANSACTIONS: 15 s):
+    // Prisma's default start wait (2 s) would turn a busy moment into errors now that waiting
+    // leaves the event loop free and more requests queue meanwhile. Callers that pass their own
+    // maxWait keep it.
+    const prisma = new SqliteClient({ adapter, transactionOptions: TRANSACTIONS });
     // This process's writes move the version as they commit (above). Other processes' writes are
     // seen through data_version, which SQLite bumps when another connection commits; this
     // connection is used only for that, so this process's writes bump it too (harmlessly, again).
@@ -311,7 +321,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     listener.query(`NOTIFY content_changed, '${self}${touchedOptions ? '+options' : ''}'`).catch(() => {});
   };
   const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed);
-  const prisma = new PostgresClient({ adapter }) as unknown as Prisma;
+  const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   await listener.connect();
   listener.on('notification', (n) => {
     const [sender, what] = (n.payload ?? '').split('+');

@@ -3,7 +3,7 @@
 // media routes never care which one is configured.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -30,7 +30,25 @@ export interface Storage {
   url(key: string): string;
   /** Whether a key is taken (for unique names). */
   exists(key: string): Promise<boolean>;
+  /**
+   * A note of the keys one write is about to store before the record that names them commits
+   * (local storage: a file under `.pending/`; S3: nothing is noted). A process killed before
+   * `done` leaves the note, and the next start removes those of its files no attachment names
+   * (src/media/recovery.ts).
+   */
+  intent(): WriteIntent;
 }
+
+export interface WriteIntent {
+  /** Notes a key; call it before the key is written. */
+  add(key: string): Promise<void>;
+  /** The files are owned by a committed record, or removed: forgets the note. Idempotent. */
+  done(): Promise<void>;
+}
+
+/** Under the local root: in-flight temporary files (named `<pid>-<random>`) and write notes. */
+export const TEMP_FOLDER = '.tmp';
+export const PENDING_FOLDER = '.pending';
 
 export interface StorageConfig {
   /** Public base of the site, no trailing slash. */
@@ -354,11 +372,13 @@ class LocalStorage implements Storage {
 
   async put(key: string, body: Buffer | { path: string }, _contentType: string): Promise<void> {
     const path = this.pathOf(key);
-    const dir = dirname(path);
-    await mkdir(dir, { recursive: true });
-    // Written in full beside the target, flushed, then renamed over it: readers see the old
-    // file or the new one, never a partial one, even after a crash.
-    const tmp = resolve(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+    await mkdir(dirname(path), { recursive: true });
+    // Written in full in the root's .tmp folder (same file system), flushed, then renamed over
+    // the target: readers see the old file or the new one, never a partial one, even after a
+    // crash. The name carries the process id, so the next start can sweep a killed process's.
+    const temp = resolve(this.root, TEMP_FOLDER);
+    await mkdir(temp, { recursive: true });
+    const tmp = resolve(temp, `${process.pid}-${randomBytes(8).toString('hex')}`);
     try {
       if (Buffer.isBuffer(body)) {
         const handle = await open(tmp, 'wx', 0o644);
@@ -382,6 +402,24 @@ class LocalStorage implements Storage {
       await unlink(tmp).catch(() => {});
       throw err;
     }
+  }
+
+  intent(): WriteIntent {
+    const dir = resolve(this.root, PENDING_FOLDER);
+    const note = resolve(dir, `${process.pid}-${randomBytes(8).toString('hex')}`);
+    let written = false;
+    return {
+      add: async (key) => {
+        checkKey(key);
+        if (!written) await mkdir(dir, { recursive: true });
+        await appendFile(note, `${key}\n`);
+        written = true;
+      },
+      done: async () => {
+        if (written) await unlink(note).catch((err) => { if (!isMissing(err)) throw err; });
+        written = false;
+      },
+    };
   }
 
   private info(key: string, st: { size: number; mtime: Date; mtimeMs: number }): StoredInfo {
@@ -559,6 +597,11 @@ class S3Storage implements Storage {
         ContentType: contentType,
       }),
     ));
+  }
+
+  intent(): WriteIntent {
+    // PutObject stores all or nothing; an object whose record never committed is not swept.
+    return { add: async () => undefined, done: async () => undefined };
   }
 
   async head(key: string): Promise<StoredInfo | null> {

@@ -4,7 +4,7 @@ import { afterWrite } from '../../content/write-hooks.js';
 import { recordContentEvent } from '../../content/events.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
-import type { Tx } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
@@ -411,7 +411,21 @@ async function setTerms(tx: Tx, pg: boolean, contentId: number, taxonomy: string
   return unique;
 }
 
-async function refreshTermCounts(tx: Tx, termIds: number[]): Promise<void> {
+/**
+ * Locks term rows for a count change, in id order. On PostgreSQL (read committed) two writes that
+ * recount or bump one term would otherwise each count without the other's uncommitted link and
+ * the later write would store a count one off; bumping rows in different orders deadlocks. The
+ * lock (NO KEY UPDATE, what an UPDATE of the count takes anyway) does not block the links other
+ * writes insert. SQLite runs one write transaction at a time already.
+ */
+async function lockTerms(tx: Tx, db: Db, termIds: number[]): Promise<void> {
+  const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
+  if (db.provider !== 'postgres' || !ids.length) return;
+  await tx.$queryRawUnsafe(`SELECT id FROM "Term" WHERE id IN (${ids.join(',')}) ORDER BY id FOR NO KEY UPDATE`);
+}
+
+async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {
+  await lockTerms(tx, db, termIds);
   for (const id of new Set(termIds)) {
     const count = await tx.termRelationship.count({ where: { termId: id, content: { status: 'publish' } } });
     await tx.term.update({ where: { id }, data: { count } });
@@ -584,10 +598,13 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       const pg = ctx.db.provider === 'postgres';
       if (categories) assigned.push(...(await setTerms(tx, pg, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : [], !existing)));
       if (input.tags) assigned.push(...(await setTerms(tx, pg, savedId, 'post_tag', input.tags, !existing)));
-      if (existing) await refreshTermCounts(tx, [...before, ...assigned]);
+      if (existing) await refreshTermCounts(tx, ctx.db, [...before, ...assigned]);
       // A new item had no terms, so each term it joins counts one more if it is published. This
       // keeps a create from recounting a category of a million posts.
-      else if (status === 'publish' && assigned.length) await tx.term.updateMany({ where: { id: { in: assigned } }, data: { count: { increment: 1 } } });
+      else if (status === 'publish' && assigned.length) {
+        await lockTerms(tx, ctx.db, assigned);
+        await tx.term.updateMany({ where: { id: { in: assigned } }, data: { count: { increment: 1 } } });
+      }
     }
 
     if (input.meta?.footnotes != null) {
@@ -634,7 +651,7 @@ export async function trashContent(ctx: Context, row: { id: number; type: string
       data: { status: 'trash', trashedStatus: row.status, trashedSlug: row.slug, slug: row.slug ? `${row.slug}__trashed` : '', ...stampModified(site) },
     });
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
-    await refreshTermCounts(tx, terms.map((t) => t.termId));
+    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
     await recordContentEvent(tx, ctx.db, { action: 'trashed', type: row.type, id: row.id, status: 'trash', previousStatus: row.status, authorId: row.authorId, parentId: row.parentId });
   });
   await afterWrite(ctx, { object: 'content', id: row.id, action: 'trash' });
@@ -646,7 +663,7 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
     const terms = await tx.termRelationship.findMany({ where: { contentId: id }, select: { termId: true } });
     await tx.content.deleteMany({ where: { parentId: id, type: { in: ['revision', 'autosave'] } } });
     const gone = await tx.content.delete({ where: { id } });
-    await refreshTermCounts(tx, terms.map((t) => t.termId));
+    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
     await recordContentEvent(tx, ctx.db, { action: 'deleted', type: gone.type, id, status: gone.status, previousStatus: gone.status, authorId: gone.authorId, parentId: gone.parentId });
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
   });

@@ -96,20 +96,32 @@ export async function createSubsizes(ctx: Context, id: number): Promise<Attachme
   const original = meta.original_image ?? baseName(file);
   const source = await bytesOf(storage, folderOf(file) + original);
   const sizes: Record<string, SizeMeta> = { ...(meta.sizes ?? {}) };
-  for (const spec of IMAGE_SIZES) {
-    if (sizes[spec.name]) continue;
-    const made = await makeSize(source, spec);
-    if (!made) continue;
-    const name = sizedName(original, `${made.width}x${made.height}`);
-    await storage.put(folderOf(file) + name, made.buffer, row.mimeType);
-    sizes[spec.name] = { file: name, width: made.width, height: made.height, mime_type: row.mimeType, filesize: made.buffer.length };
+  // Each size's file is noted before it is stored and owned once the metadata names it: a
+  // process killed in between leaves files the next start removes (src/media/recovery.ts).
+  const intent = storage.intent();
+  const made: string[] = [];
+  try {
+    for (const spec of IMAGE_SIZES) {
+      if (sizes[spec.name]) continue;
+      const size = await makeSize(source, spec);
+      if (!size) continue;
+      const name = sizedName(original, `${size.width}x${size.height}`);
+      await intent.add(folderOf(file) + name);
+      made.push(folderOf(file) + name);
+      await storage.put(folderOf(file) + name, size.buffer, row.mimeType);
+      sizes[spec.name] = { file: name, width: size.width, height: size.height, mime_type: row.mimeType, filesize: size.buffer.length };
+    }
+    const updated = { ...meta, sizes };
+    await ctx.prisma.$transaction(async (tx) => {
+      await tx.postMeta.deleteMany({ where: { contentId: id, key: ATTACHMENT_METADATA } });
+      await tx.postMeta.create({ data: { contentId: id, key: ATTACHMENT_METADATA, value: JSON.stringify(updated) } });
+    });
+    made.length = 0;
+    return updated;
+  } finally {
+    // Sizes the metadata does not name are removed, then forgotten (kept noted if that fails).
+    if (!made.length || (await storage.delete(made).then(() => true, () => false))) await intent.done().catch(() => undefined);
   }
-  const updated = { ...meta, sizes };
-  await ctx.prisma.$transaction(async (tx) => {
-    await tx.postMeta.deleteMany({ where: { contentId: id, key: ATTACHMENT_METADATA } });
-    await tx.postMeta.create({ data: { contentId: id, key: ATTACHMENT_METADATA, value: JSON.stringify(updated) } });
-  });
-  return updated;
 }
 
 /**
@@ -130,11 +142,15 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
   }
   const now = new Date();
   const stored: string[] = [];
+  // Every file is noted before it is stored, and the note dropped once the record owns them (or
+  // they are removed): a process killed in between leaves files the next start removes.
+  const intent = storage.intent();
   try {
     const key = await uniqueKey(storage, monthFolder(now), name);
     const body = file.path ? { path: file.path } : file.buffer!;
-    await storage.put(key, body, mime);
+    await intent.add(key);
     stored.push(key);
+    await storage.put(key, body, mime);
     let meta: AttachmentMeta = { filesize: file.size, file: key };
     let attached = key;
     let title = input.title;
@@ -145,8 +161,9 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
       const ready = await normalizeOriginal(source, info);
       if (ready) {
         attached = sizedName(key, ready.scaled ? 'scaled' : 'rotated');
-        await storage.put(attached, ready.buffer, mime);
+        await intent.add(attached);
         stored.push(attached);
+        await storage.put(attached, ready.buffer, mime);
         meta = { width: ready.width, height: ready.height, file: attached, filesize: ready.buffer.length, sizes: {}, image_meta: { ...info.imageMeta }, original_image: baseName(key) };
       } else {
         meta = { width: info.width, height: info.height, file: key, filesize: file.size, sizes: {}, image_meta: { ...info.imageMeta } };
@@ -168,12 +185,13 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
       },
     });
     stored.length = 0; // the record owns them now
+    await intent.done().catch(() => undefined); // a note left behind names only owned files: harmless
     if (isImage) {
       try { await createSubsizes(ctx, id); } catch (err) { log.error({ err, attachment: id }, 'sub-sizes of an attachment failed'); }
     }
     return id;
   } finally {
-    if (stored.length) await storage.delete(stored).catch(() => undefined);
+    if (!stored.length || (await storage.delete(stored).then(() => true, () => false))) await intent.done().catch(() => undefined);
   }
 }
 
