@@ -322,9 +322,8 @@ export function createDispatcher(o: DispatcherOptions) {
       const shared = method === 'GET' && !ctx.viewer;
       const cacheable = o.cache && shared;
       const cacheKey = cacheable ? `${path}?${[...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&')}` : '';
-      const generation = cacheable ? o.cache!.begin() : 0;
+      const { generation, hit } = cacheable ? o.cache!.lookup(cacheKey) : { generation: 0, hit: undefined };
       if (cacheable) {
-        const hit = o.cache!.get(cacheKey);
         // Headers of the caller's sign-in (a fresh nonce) are per request: never cached, added to hits.
         if (hit) {
           const out = withRequestHeaders(hit, request, head, 'HIT');
