@@ -6,6 +6,9 @@
 //     (writes prof/<scenario>.cpuprofile of the measured loop only; summarise it with
 //     `npx tsx bench/cpuprofile-summary.ts prof/list-cold.cpuprofile`)
 //
+// AB=<NAME> alternates batches with the environment variable NAME set and unset and prints both
+// sides' CPU per request (a temporary switch in the code under test, for a fair before/after).
+//
 // Scenarios: list-cold (random exclude), item-cold (random id), list-warm, item-warm (same URL,
 // answered by the response cache), item-304 (If-None-Match of the cached ETag).
 import { loadConfig } from '../src/config.js';
@@ -60,9 +63,21 @@ for (const [name, next] of Object.entries(scenarios)) {
   const s0 = db.statements;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
+  // AB=<NAME>: batches of 50 alternate with the environment variable NAME set and unset (for a
+  // temporary switch in the code under test), so both sides see the same machine load.
+  const ab = process.env.AB;
+  const side = [0, 0];
   for (let i = 0; i < iterations; i++) {
+    const b = ab ? Math.floor(i / 50) % 2 : 0;
+    if (ab && i % 50 === 0) { if (b) process.env[ab] = '1'; else delete process.env[ab]; }
+    const c = ab ? process.cpuUsage() : null;
     const t = next();
     await app.handle({ method: 'GET', url: t.url, headers: t.headers ?? new Headers(), body: null });
+    if (c) { const u = process.cpuUsage(c); side[b] += u.user + u.system; }
+  }
+  if (ab) {
+    delete process.env[ab];
+    console.log(`${name.padEnd(10)} A/B: ${ab} unset ${(side[0] / 1000 / Math.ceil(iterations / 2)).toFixed(3)} ms CPU, set ${(side[1] / 1000 / Math.floor(iterations / 2)).toFixed(3)} ms CPU`);
   }
   const wall = (performance.now() - t0) / iterations;
   const cpu = process.cpuUsage(c0);

@@ -82,7 +82,7 @@ const postFields: Record<string, FieldDef> = {
   title: {
     description: 'The title for the post.',
     ...text('title', { contexts: ALL_CONTEXTS }),
-    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.title, renderTitle(p.title), ctx, p),
+    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.title, cachedRender('title', p.title, () => renderTitle(p.title)), ctx, p),
   },
   content: {
     description: 'The content for the post.',
