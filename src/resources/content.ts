@@ -15,7 +15,7 @@ import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestor
 import { permalink, permalinkTemplate } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
-type Row = Content & { terms?: { termId: number; taxonomy: string; term: { slug: string } }[]; meta?: { key: string; value: string }[] };
+type Row = Content & { terms?: { termId: number; taxonomy: string }[]; meta?: { key: string; value: string }[] };
 
 /** A text field arrives as a string or as `{raw}`; anything else is refused as WordPress does. */
 function textInput(value: unknown, param: string): string | undefined {
