@@ -692,8 +692,9 @@ function printTable(kind: string, rows: Row[]): void {
   if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before)`);
   console.log([
     'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
-    '  random existing id on every request (no repeats; later passes add an ignored pass=<n>), so each reaches the',
-    '  database. GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
+    '  random existing id on every request (lists: exclude=<id> without repeats, later passes add an ignored pass=<n>;',
+    '  items: an ignored _=<n> that never repeats), so each reaches the database (X-Cache counts it). 304 = the item',
+    '  with If-None-Match of its ETag (counted as non-2xx). GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
     '  document). RSS = VmRSS summed over the server process tree at the end of each scenario. The load generator',
     '  (autocannon, one thread) runs on the same machine.',
   ].join('\n'));
