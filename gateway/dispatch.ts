@@ -496,6 +496,15 @@ function notModified(response: CoreResponse, request: CoreRequest): boolean {
   return false;
 }
 
+const hitHeadersOf = new WeakMap<CoreResponse, Record<string, string>>();
+
+/** A cached answer's headers with `X-Cache: HIT`, made once per entry (hits share them, read-only, as they share the bytes). */
+function hitHeaders(cached: CoreResponse): Record<string, string> {
+  let headers = hitHeadersOf.get(cached);
+  if (!headers) hitHeadersOf.set(cached, (headers = { ...cached.headers, 'X-Cache': 'HIT' }));
+  return headers;
+}
+
 /**
  * A cached (or shared single-flight) answer for this request: its own CORS headers, `X-Cache`
  * (HIT: the database was not reached for this request; MISS: it ran the operation), and 304 when
@@ -505,7 +514,7 @@ function withRequestHeaders(cached: CoreResponse, request: CoreRequest, head: bo
   const origin = request.headers.get('origin');
   const headers = origin
     ? { ...cached.headers, 'X-Cache': cache, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE', 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }
-    : { ...cached.headers, 'X-Cache': cache };
+    : cache === 'HIT' ? hitHeaders(cached) : { ...cached.headers, 'X-Cache': cache };
   if (notModified(cached, request)) return { status: 304, headers, body: '' };
   return head ? { status: cached.status, headers, body: '' } : { status: cached.status, headers, body: cached.body, bytes: cached.bytes };
 }
