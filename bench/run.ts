@@ -3,8 +3,8 @@
 //
 //   npm run bench -- --posts=10000 --db=sqlite|postgres|both --duration=10 --connections=32 --workers=2
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
-//   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, and --only=writes for the
-//   write scenarios alone: creates through batch/v1 and single creates)
+//   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, --only=writes for the write
+//   scenarios alone (creates through batch/v1 and single creates), and --ports=N to use ports N, N+1, …)
 //
 // Results: a table on stdout and bench/results-<db>.json. The service runs as `npm start` runs
 // it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
@@ -24,6 +24,8 @@ import { formatMemory, sampleMemory, type ProcessMemory } from './processes.js';
 import { forSiteSize, scaleScenarios } from './scale.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { buildService } from '../scripts/build.mjs';
+import { targets } from './targets.js';
+import { readTargets } from './read-targets.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -161,11 +163,14 @@ function treeRss(pid: number): number {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** `--ports=N` (BENCH_PORTS): take the servers' ports from N upwards instead of any free one. */
+let nextPort = Number(option('ports', '0'));
+
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once('error', rej);
-    srv.listen(0, HOST, () => {
+    srv.listen(nextPort ? nextPort++ : 0, HOST, () => {
       const port = (srv.address() as { port: number }).port;
       srv.close(() => res(port));
     });
@@ -208,7 +213,7 @@ async function waitReady(proc: Proc, port: number, path: string, timeoutMs = 120
 
 // ------------------------------------------------------------------ load
 
-interface Target { method: 'GET' | 'POST'; path: string; body?: string }
+interface Target { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }
 
 interface Scenario {
   name: string;
@@ -237,19 +242,29 @@ interface Row {
   processes?: ProcessMemory[];
   ratioToBare?: number;
   check: string;
+  /** X-Cache of the answers: HIT (the database was not reached) and MISS; absent when the service sends none. */
+  cache?: { hits: number; misses: number };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-interface Run { result: autocannon.Result; latencies: Float64Array }
+interface Run { result: autocannon.Result; latencies: Float64Array; hits: number; misses: number }
 
 /** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
 async function run(port: number, s: Scenario, duration: number): Promise<Run> {
   const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: 10 };
+  let hits = 0;
+  let misses = 0;
+  // The service's X-Cache header on every answer (autocannon reads the whole answer anyway).
+  const onResponse = (_status: number, _body: string, _context: unknown, headers: Record<string, unknown>) => {
+    const x = headers['X-Cache'] ?? headers['x-cache'];
+    if (x === 'HIT') hits++;
+    else if (x === 'MISS') misses++;
+  };
   let instance: autocannon.Instance;
   if (s.fixed) {
-    const { method, path, body } = s.fixed;
-    instance = autocannon({ ...base, requests: [{ method, path, body, headers: body ? JSON_HEADERS : {} }] });
+    const { method, path, body, headers } = s.fixed;
+    instance = autocannon({ ...base, requests: [{ method, path, body, headers: { ...(body ? JSON_HEADERS : {}), ...headers }, onResponse }] });
   } else {
     const next = s.next!;
     const first = next();
@@ -263,6 +278,7 @@ async function run(port: number, s: Scenario, duration: number): Promise<Run> {
           const t = next();
           return { ...req, method: t.method, path: t.path, body: t.body ?? '' };
         },
+        onResponse,
       }],
     });
   }
@@ -273,7 +289,7 @@ async function run(port: number, s: Scenario, duration: number): Promise<Run> {
     latencies[n++] = ms;
   });
   const result = await instance;
-  return { result, latencies: latencies.subarray(0, n).sort() };
+  return { result, latencies: latencies.subarray(0, n).sort(), hits, misses };
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -289,7 +305,7 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
   const sample = s.fixed ?? s.next!();
   let check: string | null;
   try {
-    const r = await send(port, sample.method, sample.path, sample.body, sample.body ? JSON_HEADERS : {});
+    const r = await send(port, sample.method, sample.path, sample.body, { ...(sample.body ? JSON_HEADERS : {}), ...sample.headers });
     check = s.check(r.status, r.body.toString('utf8'));
   } catch (err) {
     check = `request failed: ${(err as Error).message}`;
@@ -300,7 +316,7 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
   }
   if (tty) process.stdout.write(`\r  ${label.padEnd(30)} running ${opts.duration} s…      `);
   const memory = sampleMemory(rssOf);
-  const { result, latencies } = await run(port, s, opts.duration);
+  const { result, latencies, hits, misses } = await run(port, s, opts.duration);
   const processes = memory.stop();
   const rss = treeRss(rssOf);
   let sum = 0;
@@ -322,8 +338,9 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     rssMB: rss / 2 ** 20,
     processes,
     check: check ?? 'ok',
+    ...(hits + misses ? { cache: { hits, misses } } : {}),
   };
-  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
+  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${row.cache ? `  X-Cache ${row.cache.hits} HIT / ${row.cache.misses} MISS` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
   if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
   console.log(line);
   return row;
@@ -393,7 +410,11 @@ function checkGraphql(status: number, body: string): string | null {
 
 let totalPosts = 0;
 
-function serviceScenarios(ids: number[], newest: number): Scenario[] {
+function checkNotModified(status: number, body: string): string | null {
+  return status === 304 && body === '' ? null : `expected 304 with no body, got HTTP ${status}: ${body.slice(0, 200)}`;
+}
+
+function serviceScenarios(ids: number[], newest: number, etag = ''): Scenario[] {
   const fixedExclude = ids[Math.floor(ids.length / 2)];
   return [
     { name: 'rest list warm', fixed: { method: 'GET', path: LIST }, check: checkList },
@@ -411,9 +432,11 @@ function serviceScenarios(ids: number[], newest: number): Scenario[] {
     { name: 'rest item warm', fixed: { method: 'GET', path: `/wp-json/core/v2/posts/${newest}` }, check: checkItem },
     {
       name: 'rest item cold',
-      next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: `/wp-json/core/v2/posts/${id}${pass ? `?pass=${pass}` : ''}` }; })(idStream(ids)),
+      // A random id of the whole table with an ignored `_=` that never repeats: no answer is cached.
+      next: ((serial) => () => ({ method: 'GET' as const, path: `/wp-json/core/v2/posts/${ids[Math.floor(Math.random() * ids.length)]}?_=${++serial}` }))(0),
       check: checkItem,
     },
+    { name: 'rest item 304', fixed: { method: 'GET', path: `/wp-json/core/v2/posts/${newest}`, headers: { 'If-None-Match': etag } }, check: checkNotModified },
     { name: 'graphql list warm', fixed: { method: 'POST', path: '/graphql', body: gqlList(fixedExclude) }, check: checkGraphql },
     {
       name: 'graphql list cold',
@@ -538,7 +561,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       await stopProc(service.proc);
       return rows;
     }
-    for (const s of forSiteSize([...serviceScenarios(ids, newest), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    // The ETag of the newest post, for the 304 scenario (If-None-Match of what a client holds).
+    const item = await send(service.port, 'GET', `/wp-json/core/v2/posts/${newest}`);
+    const etagAt = item.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'etag');
+    const etag = etagAt >= 0 ? item.rawHeaders[etagAt + 1] : '';
+    for (const s of forSiteSize([...serviceScenarios(ids, newest, etag), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
     try {
       uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
       batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
@@ -571,6 +598,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     rows.push(bareRow);
     await stopProc(bare);
     for (const r of rows) r.ratioToBare = bareRow.reqPerSec ? r.reqPerSec / bareRow.reqPerSec : undefined;
+    readTargets(targets, kind, rows);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -758,8 +786,9 @@ function printTable(kind: string, rows: Row[]): void {
   if (up) console.log(`upload of a 2-megapixel JPEG (${(up.bytes / 1024).toFixed(0)} KB) with its sub-sizes, ${up.concurrency} at a time: ${up.meanMs.toFixed(0)} ms mean, p50 ${up.p50Ms.toFixed(0)} ms, p99 ${up.p99Ms.toFixed(0)} ms, ${up.perSecond.toFixed(1)} uploads/s; server RSS peak ${up.peakRssMB.toFixed(0)} MB (${up.baseRssMB.toFixed(0)} MB before; per process: ${formatMemory(up.processes)})`);
   console.log([
     'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
-    '  random existing id on every request (no repeats; later passes add an ignored pass=<n>), so each reaches the',
-    '  database. GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
+    '  random existing id on every request (lists: exclude=<id> without repeats, later passes add an ignored pass=<n>;',
+    '  items: an ignored _=<n> that never repeats), so each reaches the database (X-Cache counts it). 304 = the item',
+    '  with If-None-Match of its ETag (counted as non-2xx). GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
     '  document). RSS = VmRSS summed over the server process tree at the end of each scenario; peak RSS per process',
     '  = the highest VmRSS sampled (every 100 ms) of the primary / each worker while the scenario ran. The load generator',
     '  (autocannon, one thread) runs on the same machine.',
@@ -779,9 +808,11 @@ async function main(): Promise<void> {
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
       posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
       firstAnswerMs: firstAnswer[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind], singleCreates: singles[kind],
+      targets: targets.results.filter((t) => t.db === kind || t.db === 'all'),
     }, null, 2) + '\n');
   }
   for (const kind of kinds) printTable(kind, all[kind]);
+  targets.print();
   console.log(`\nresults: ${kinds.map((k) => `bench/results-${k}.json`).join(', ')} (total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 

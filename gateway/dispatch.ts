@@ -16,6 +16,7 @@ import type { ResponseCache } from './cache.js';
 import type { Runner } from './execute.js';
 import { snakeCase } from '../src/resources/define.js';
 import { Readable } from 'node:stream';
+import { hash } from 'node:crypto';
 import type { MediaServices } from '../src/context.js';
 import { receiveUpload } from './upload.js';
 import { log } from '../src/log.js';
@@ -40,6 +41,8 @@ export interface CoreResponse {
   body: string;
   /** A body sent as it is produced (a streamed `raw` result); `body` is then ''. */
   stream?: AsyncIterable<Uint8Array>;
+  /** `body` as UTF-8 bytes, when already encoded (cacheable answers: encoded once, sent as is on every hit). */
+  bytes?: Buffer;
 }
 
 interface CompiledRoute { route: RouteEntry; regex: RegExp }
@@ -318,14 +321,15 @@ export function createDispatcher(o: DispatcherOptions) {
       const endpoint = matched.route.endpoints.find((e) => e.methods.includes(method as Method));
       if (!endpoint) throw noRoute();
 
-      const cacheable = o.cache && method === 'GET' && !ctx.viewer;
+      // An anonymous read: the same bytes for everyone, so it gets an ETag and may be cached.
+      const shared = method === 'GET' && !ctx.viewer;
+      const cacheable = o.cache && shared;
       const cacheKey = cacheable ? `${path}?${[...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join('&')}` : '';
-      const generation = cacheable ? o.cache!.begin() : 0;
+      const { generation, hit } = cacheable ? o.cache!.lookup(cacheKey) : { generation: 0, hit: undefined };
       if (cacheable) {
-        const hit = o.cache!.get(cacheKey);
         // Headers of the caller's sign-in (a fresh nonce) are per request: never cached, added to hits.
         if (hit) {
-          const out = withRequestHeaders(hit, request, head);
+          const out = withRequestHeaders(hit, request, head, 'HIT');
           return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
         }
       }
@@ -348,7 +352,10 @@ export function createDispatcher(o: DispatcherOptions) {
         }
         const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
         const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
-        if (cacheable && result.status === 200 && !response.stream) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+        if (shared && response.status === 200 && !response.stream) {
+          withValidator(response);
+          if (cacheable) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
+        }
         return response;
       };
 
@@ -358,16 +365,20 @@ export function createDispatcher(o: DispatcherOptions) {
         // started before it (it would be answered with what the write replaced).
         const flightKey = `${generation}|${cacheKey}`;
         let flight = inFlight.get(flightKey);
+        // The request that runs the operation is the miss; those joining it are answered without
+        // reaching the database, as hits are.
+        const joined = !!flight;
         if (!flight) {
           flight = produce().then(stripRequestHeaders).finally(() => inFlight.delete(flightKey));
           inFlight.set(flightKey, flight);
         }
-        const out = withRequestHeaders(await flight, request, head);
+        const out = withRequestHeaders(await flight, request, head, joined ? 'HIT' : 'MISS');
         return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
       }
       const response = await produce();
       if (authHeaders) Object.assign(response.headers, authHeaders);
-      return head ? { ...response, body: '', stream: undefined } : response;
+      if (shared && notModified(response, request)) return { status: 304, headers: response.headers, body: '' };
+      return head ? { ...response, body: '', bytes: undefined, stream: undefined } : response;
     } catch (err) {
       const response = finish(request, ctx, query, errorResult(err, request.id), null);
       return head ? { ...response, body: '' } : response;
@@ -466,10 +477,52 @@ function stripRequestHeaders(response: CoreResponse): CoreResponse {
   return { ...response, headers };
 }
 
-function withRequestHeaders(cached: CoreResponse, request: CoreRequest, head: boolean): CoreResponse {
+/**
+ * Adds the strong validator of an anonymous answer's final bytes (encoded here once; the cache
+ * keeps bytes and ETag together, so a hit hashes nothing). Strong: the bytes are exactly these.
+ */
+function withValidator(response: CoreResponse): void {
+  const bytes = Buffer.from(response.body, 'utf8');
+  response.bytes = bytes;
+  response.headers.ETag = `"${hash('sha1', bytes, 'base64url')}"`;
+}
+
+/**
+ * Whether If-None-Match names the answer's ETag (or is `*`): it is then answered 304 with no body
+ * and the same headers (RFC 9110 §13.1.2: weak comparison, for GET and HEAD).
+ */
+function notModified(response: CoreResponse, request: CoreRequest): boolean {
+  const etag = response.headers.ETag;
+  const condition = etag && request.headers.get('if-none-match');
+  if (!condition) return false;
+  if (condition.trim() === '*') return true;
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const part of condition.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === opaque) return true;
+  }
+  return false;
+}
+
+const hitHeadersOf = new WeakMap<CoreResponse, Record<string, string>>();
+
+/** A cached answer's headers with `X-Cache: HIT`, made once per entry (hits share them, read-only, as they share the bytes). */
+function hitHeaders(cached: CoreResponse): Record<string, string> {
+  let headers = hitHeadersOf.get(cached);
+  if (!headers) hitHeadersOf.set(cached, (headers = { ...cached.headers, 'X-Cache': 'HIT' }));
+  return headers;
+}
+
+/**
+ * A cached (or shared single-flight) answer for this request: its own CORS headers, `X-Cache`
+ * (HIT: the database was not reached for this request; MISS: it ran the operation), and 304 when
+ * the caller already holds these bytes.
+ */
+function withRequestHeaders(cached: CoreResponse, request: CoreRequest, head: boolean, cache: 'HIT' | 'MISS'): CoreResponse {
   const origin = request.headers.get('origin');
   const headers = origin
-    ? { ...cached.headers, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE', 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }
-    : cached.headers;
-  return { status: cached.status, headers, body: head ? '' : cached.body };
+    ? { ...cached.headers, 'X-Cache': cache, 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE', 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }
+    : cache === 'HIT' ? hitHeaders(cached) : { ...cached.headers, 'X-Cache': cache };
+  if (notModified(cached, request)) return { status: 304, headers, body: '' };
+  return head ? { status: cached.status, headers, body: '' } : { status: cached.status, headers, body: cached.body, bytes: cached.bytes };
 }

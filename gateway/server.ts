@@ -179,7 +179,7 @@ export function createHttpServer(app: App): Server {
       // A streamed body (the content export) is written as it is produced, at the pace the client
       // reads it; a failure halfway can only cut the response short.
       if (out.stream) await pipeline(Readable.from(out.stream), res).catch(() => res.destroy());
-      else res.end(out.body);
+      else res.end(out.bytes ?? out.body);
     } catch (err) {
       const tooBig = (err as { status?: number }).status === 413;
       if (tooBig) closeAfter(req, res);

@@ -117,8 +117,8 @@ export function createSiteFront(o: SiteFrontOptions) {
       return respond(405, methodNotAllowedPage(settings, apiRoot), { Allow: 'GET, HEAD' });
     }
     const key = `site ${url.pathname}${url.search}`;
-    const generation = o.cache?.begin() ?? 0;
-    let out: SiteResponse | undefined = o.cache?.get(key);
+    const { generation, hit } = o.cache?.lookup(key) ?? { generation: 0, hit: undefined };
+    let out = hit as SiteResponse | undefined;
     if (!out) {
       out = await page(ctx, settings, url);
       if (o.cache && (out.status === 200 || out.status === 301)) o.cache.set(key, out, generation);

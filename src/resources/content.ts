@@ -15,7 +15,7 @@ import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestor
 import { permalink, permalinkTemplate } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
-type Row = Content & { terms?: { termId: number; taxonomy: string; term: { slug: string } }[]; meta?: { key: string; value: string }[] };
+type Row = Content & { terms?: { termId: number; taxonomy: string }[]; meta?: { key: string; value: string }[] };
 
 /** A text field arrives as a string or as `{raw}`; anything else is refused as WordPress does. */
 function textInput(value: unknown, param: string): string | undefined {
@@ -82,7 +82,7 @@ const postFields: Record<string, FieldDef> = {
   title: {
     description: 'The title for the post.',
     ...text('title', { contexts: ALL_CONTEXTS }),
-    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.title, renderTitle(p.title), ctx, p),
+    resolve: (p: Row, _a: unknown, ctx: Context) => textValue(p.title, cachedRender('title', p.title, () => renderTitle(p.title)), ctx, p),
   },
   content: {
     description: 'The content for the post.',

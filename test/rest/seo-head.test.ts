@@ -198,6 +198,8 @@ describe('seo_head fields and the public pages', () => {
       expect(res.body.filter((p: { seo_head: string | null }) => p.seo_head).length).toBe(perPage);
       return site.db.statements - before;
     };
+    // One list first: what is read once per database version (settings, term slugs) is then read.
+    await cost(6);
     expect(await cost(6)).toBe(await cost(2));
   });
 

@@ -90,6 +90,11 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
         password: t.arg.string({ required: false, description: `The ${lower} password, to see protected content.` }),
       },
       resolve: async (query, _root, args, ctx) => {
+        // The selection asks for whole rows plus relations (Pothos include mode): the row the
+        // checks read, relations included, is the answer. A `select` (fewer columns than the
+        // checks need) is read again after them.
+        const q = query as { include?: object; select?: object };
+        if (!q.select) return checkReadItem(ctx, d.type, args.id, args.password, q.include);
         const row = await checkReadItem(ctx, d.type, args.id, args.password);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
       },

@@ -8,6 +8,7 @@ import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
 import { contentTypeOf } from '../../resources/content-types.js';
 import { Relation } from '../../resources/enums.js';
 import { enumRef } from '../resource-types.js';
+import { versionCache } from '../../db/version-cache.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -100,16 +101,33 @@ export async function ancestorSlugs(ctx: Context, row: { type: string; parentId:
   }), row.parentId);
 }
 
-export const termSelect = { terms: { select: { termId: true, taxonomy: true, term: { select: { slug: true } } }, orderBy: { termOrder: 'asc' as const } } };
+export const termSelect = { terms: { select: { termId: true, taxonomy: true }, orderBy: { termOrder: 'asc' as const } } };
+
+const slugs = versionCache<string | null>(5000);
+
+/**
+ * A term's slug, read once per database version (any write retires it) and batched per request:
+ * class_list needs the slugs of every item's terms, and the same few terms recur on every page.
+ * A transaction's handle has its own entries (versionCache keys by handle).
+ */
+function termSlug(ctx: Context, id: number): Promise<string | null> {
+  return slugs(ctx.db, String(id), () => ctx.loader<number, string | null>('termSlug', async (ids) => {
+    const rows = await ctx.prisma.term.findMany({ where: { id: { in: [...ids] } }, select: { id: true, slug: true } });
+    const byId = new Map(rows.map((r) => [r.id, r.slug]));
+    return ids.map((i) => byId.get(i) ?? null);
+  }).load(id));
+}
 
 /** CSS classes as a theme's post_class() gives them. */
-export async function classList(ctx: Context, p: Content & { terms?: { taxonomy: string; term: { slug: string } }[] }): Promise<string[]> {
+export async function classList(ctx: Context, p: Content & { terms?: { taxonomy: string; termId: number }[] }): Promise<string[]> {
   const type = contentTypeOf(p.type);
   const sticky = type.supports.sticky && (await ctx.site()).stickyPosts.includes(p.id);
+  const terms = p.terms ?? [];
+  const termSlugs = await Promise.all(terms.map((r) => termSlug(ctx, r.termId)));
   return [
     `post-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,
     ...(type.supports.formats ? [`format-${p.format || 'standard'}`] : []),
     ...(p.featuredMedia ? ['has-post-thumbnail'] : []), ...(sticky ? ['sticky'] : []), 'hentry',
-    ...(p.terms ?? []).map((r) => `${r.taxonomy === 'category' ? 'category' : 'tag'}-${r.term.slug}`),
+    ...terms.map((r, i) => `${r.taxonomy === 'category' ? 'category' : 'tag'}-${termSlugs[i]}`),
   ];
 }

@@ -314,16 +314,23 @@ async function hiddenByParent(ctx: Context, rows: { id: number; type: string; st
   return new Set(attached.filter((r) => !readable.has(r.parentId!)).map((r) => r.id));
 }
 
-/** Loads one item for a route of `type`: 404 when missing or of another type. */
-export async function findContent(ctx: Context, type: string, id: number) {
-  const row = id > 0 ? await ctx.prisma.content.findUnique({ where: { id } }) : null;
+/**
+ * Loads one item for a route of `type`: 404 when missing or of another type. `include` (a Prisma
+ * include, e.g. a GraphQL selection's relations) is read along, so a caller that answers with the
+ * row needs no second read.
+ */
+export async function findContent(ctx: Context, type: string, id: number, include?: object) {
+  const row = id > 0 ? await ctx.prisma.content.findUnique({ where: { id }, ...(include ? { include } : {}) }) : null;
   if (!row || row.type !== type) throw restError('rest_post_invalid_id', 'Invalid post ID.', 404);
   return row;
 }
 
-/** The single-item read checks of the posts controller, in its order: existence, password, read right. */
-export async function checkReadItem(ctx: Context, type: string, id: number, password?: string | null) {
-  const row = await findContent(ctx, type, id);
+/**
+ * The single-item read checks of the posts controller, in its order: existence, password, read
+ * right. `include`: relations to read with the row (see findContent).
+ */
+export async function checkReadItem(ctx: Context, type: string, id: number, password?: string | null, include?: object) {
+  const row = await findContent(ctx, type, id, include);
   if (password) {
     if (row.password !== password) throw restError('rest_post_incorrect_password', 'Incorrect post password.', 403);
     ctx.offeredPasswords.set(row.id, password);
