@@ -33,7 +33,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-type Statement = { sql: string };
+type Statement = { sql: string; args?: unknown[] };
 type AnyQueryable = { queryRaw: Function; executeRaw: Function };
 type AnyTransaction = AnyQueryable & { commit(): Promise<void> };
 type AnyAdapter = AnyQueryable & { startTransaction?: Function; executeScript?: Function };
@@ -55,6 +55,18 @@ export function isWrite(sql: string): boolean {
 }
 
 /**
+ * PostgreSQL's text cannot hold U+0000 (`invalid byte sequence for encoding "UTF8": 0x00`, which
+ * failed the request with a 500): the character is removed from every string a statement binds,
+ * written or compared, as WordPress's kses removes it from filtered content. SQLite stores it.
+ */
+function withoutNul(statement: Statement): void {
+  const args = statement.args;
+  if (!args) return;
+  const clean = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : Array.isArray(v) ? v.map(clean) : v);
+  for (let i = 0; i < args.length; i++) args[i] = clean(args[i]);
+}
+
+/**
  * Wraps an adapter factory so each statement, in or out of a transaction, is counted, and each
  * write announces a change: a write outside a transaction once it has run (whether it succeeded
  * or failed: a failed statement normally changed nothing, but a lost connection leaves that
@@ -71,6 +83,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
       count();
+      if (!sqlite) withoutNul(a[0] as Statement);
       log?.(a);
       const p: Promise<unknown> = run(...a);
       if (!isWrite((a[0] as Statement).sql)) return p;
