@@ -343,7 +343,8 @@ export function createDispatcher(o: DispatcherOptions) {
         if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
           await embedLinks(result.body, embed, (href) => subRequest(href, ctx));
         }
-        const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
+        // As WordPress's rest_filter_response_fields(): an error (status 400 and up) is never filtered.
+        const shaped = fields && result.status < 400 ? { ...result, body: applyFields(result.body, fields) } : result;
         const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
         if (cacheable && result.status === 200 && !response.stream) o.cache!.set(cacheKey, stripRequestHeaders(response), generation);
         return response;

@@ -143,3 +143,25 @@ describe('U+0000 in text (found by the XSS corpus on PostgreSQL, whose text cann
     expect(res.body).toEqual([]);
   });
 });
+
+describe('found with another seed (FUZZ_SEED=7, FUZZ_RUNS=30)', () => {
+  it('autosaves read their post from the path, not from an `id` in the query', async () => {
+    const deep = `id${'[a]'.repeat(20)}=1`;
+    const res = await site.req('GET', `/core/v2/posts/${postId}/autosaves?${deep}`, { as: 'administrator' });
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+  });
+
+  it('_fields leaves an error answer alone (a plugin-shaped 404 included), as rest_filter_response_fields does', async () => {
+    const res = await site.req('GET', `/seo/v1/configuration/check_capability?user_id=${HUGE}&_fields=-1`, { as: 'administrator' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404 });
+  });
+
+  it('save_configuration_state takes steps that are objects or arrays as empty text, as sanitize_text_field does', async () => {
+    const res = await site.req('POST', '/seo/v1/configuration/save_configuration_state', { as: 'administrator', json: { finishedSteps: [{ toString: 'x' }, ['a'], 'representation', true] } });
+    expect(res.status).toBe(200);
+    const state = await site.req('GET', '/seo/v1/configuration/get_configuration_state', { as: 'administrator' });
+    expect(state.body.data.finishedSteps).toEqual(['', 'representation', '1']);
+  });
+});
