@@ -86,7 +86,7 @@ export function createDispatcher(o: DispatcherOptions) {
     if (url.pathname === o.restPrefix || url.pathname.startsWith(o.restPrefix + '/')) path = url.pathname.slice(o.restPrefix.length);
     else if (fallback !== null && (url.pathname === '/' || url.pathname === '/index.php')) path = fallback;
     else return null;
-    path = '/' + decodeURIComponent(path).replace(/^\/+/, '');
+    path = '/' + decodePath(path).replace(/^\/+/, '');
     return path.length > 1 ? path.replace(/\/+$/, '') : path;
   }
 
@@ -163,7 +163,7 @@ export function createDispatcher(o: DispatcherOptions) {
     }
     const u = new URL(target.startsWith('/') ? target : `/${target}`, 'http://localhost');
     let path: string;
-    try { path = '/' + decodeURIComponent(u.pathname).replace(/^\/+/, ''); } catch { path = u.pathname; }
+    path = '/' + decodePath(u.pathname).replace(/^\/+/, '');
     if (path.length > 1) path = path.replace(/\/+$/, '');
     const matched = match(path);
     const endpoint = matched?.route.endpoints.find((e) => e.methods.includes(method));
@@ -171,7 +171,7 @@ export function createDispatcher(o: DispatcherOptions) {
     if (!endpoint.allowBatch) return { error: itemOf(errorResult(new WpError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400))) };
     const headers = new Headers();
     for (const [k, v] of Object.entries(item.headers ?? {})) headers.set(k, Array.isArray(v) ? v.join(', ') : String(v));
-    const params: Params = { ...matched.pathParams, ...parseQueryString(u.search), ...(item.body ?? {}) };
+    const params: Params = withPathParams({ ...matched.pathParams, ...parseQueryString(u.search), ...(item.body ?? {}) }, matched.pathParams);
     const prepared: Prepared = {
       endpoint, route: matched.route, params, path, pathParams: matched.pathParams, method, headers, query: u.searchParams,
       validate: () => {
@@ -343,14 +343,15 @@ export function createDispatcher(o: DispatcherOptions) {
         const json = isJsonType(request.headers.get('content-type')) ? parseJsonBody(request.body) : {};
         const form = !isJsonType(request.headers.get('content-type')) && /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '') && request.body
           ? parseQueryString(request.body.toString('utf8')) : {};
-        const params: Params = { ...matched.pathParams, ...query, ...form, ...json };
+        const params: Params = withPathParams({ ...matched.pathParams, ...query, ...form, ...json }, matched.pathParams);
         const result = await executeEndpoint(endpoint, params, { method: method as Method, path, pathParams: matched.pathParams, headers: request.headers, ctx, root, query: url.searchParams, ip: request.ip });
         const fields = parseFieldsParam(query._fields);
         const embed = parseEmbedParam(query._embed);
         if (embed && result.status < 400 && (!fields || fields.some((f) => f === '_embedded' || f.startsWith('_embedded.')))) {
           await embedLinks(result.body, embed, (href) => subRequest(href, ctx));
         }
-        const shaped = fields ? { ...result, body: applyFields(result.body, fields) } : result;
+        // As WordPress's rest_filter_response_fields(): an error (status 400 and up) is never filtered.
+        const shaped = fields && result.status < 400 ? { ...result, body: applyFields(result.body, fields) } : result;
         const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
         if (shared && response.status === 200 && !response.stream) {
           withValidator(response);
@@ -399,7 +400,7 @@ export function createDispatcher(o: DispatcherOptions) {
     const body = request.stream ?? Readable.from(request.body ? [request.body] : []);
     const upload = await receiveUpload(body, request.headers, o.media?.maxUploadBytes ?? 64 * 1024 * 1024, { anyFiles: !endpoint.upload });
     try {
-      const params: Params = { ...pathParams, ...query, ...upload.fields };
+      const params: Params = withPathParams({ ...pathParams, ...query, ...upload.fields }, pathParams);
       return await executeEndpoint(endpoint, params, { method, path, pathParams, headers: request.headers, ctx, root, query: url.searchParams, upload, ip: request.ip });
     } finally {
       await upload.discard();
@@ -442,6 +443,27 @@ export function createDispatcher(o: DispatcherOptions) {
   }
 
   return { handle, root, match, executeEndpoint, wantsStream, errorResponse };
+}
+
+/**
+ * Percent-decoding as PHP's rawurldecode does it: an escape that is not valid UTF-8 (`%E0%A4%A`)
+ * stays as written instead of failing the request, so the path simply matches no route.
+ */
+export function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path.replace(/(?:%[0-9a-f]{2})+/gi, (run) => { try { return decodeURIComponent(run); } catch { return run; } });
+  }
+}
+
+/**
+ * WordPress reads a parameter from the first source that has it set (`isset`): a JSON `null`
+ * (or a form field that came to nothing) does not hide the value the route's path gave.
+ */
+function withPathParams(params: Params, pathParams: Record<string, string>): Params {
+  for (const [key, value] of Object.entries(pathParams)) if (params[key] === null || params[key] === undefined) params[key] = value;
+  return params;
 }
 
 function allowsNull(type: unknown): boolean {

@@ -7,13 +7,24 @@ type Bag = Record<string, unknown>;
 /** PHP's max_input_nesting_level: a name with more brackets than this is dropped, as PHP drops it. */
 export const MAX_INPUT_NESTING = 64;
 
+/**
+ * A key of a bag as PHP has it: `__proto__`, `constructor` and the like are ordinary names, never
+ * a way to the object's prototype (`__proto__[x]=1` would otherwise write to Object.prototype).
+ */
+export function own(bag: Bag, key: string): unknown {
+  return Object.hasOwn(bag, key) ? bag[key] : undefined;
+}
+export function put(bag: Bag, key: string, value: unknown): void {
+  Object.defineProperty(bag, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** PHP's parse_str: brackets build arrays and objects; later keys win. */
 export function parseQueryString(qs: string | URLSearchParams): Bag {
   const out: Bag = {};
   const entries = typeof qs === 'string' ? new URLSearchParams(qs) : qs;
   for (const [rawKey, value] of entries) {
     const m = /^([^[]+)((?:\[[^\]]*\])*)$/.exec(rawKey);
-    if (!m || !m[2]) { out[rawKey] = value; continue; }
+    if (!m || !m[2]) { put(out, rawKey, value); continue; }
     const keys = [m[1], ...[...m[2].matchAll(/\[([^\]]*)\]/g)].map((k) => k[1])];
     if (keys.length - 1 > MAX_INPUT_NESTING) continue;
     let node: Bag | unknown[] = out;
@@ -34,11 +45,12 @@ export function parseQueryString(qs: string | URLSearchParams): Bag {
       const bag = node as Bag;
       if (last) {
         if (key === '') continue;
-        bag[key] = value;
+        put(bag, key, value);
       } else {
         const nextIsList = keys[i + 1] === '';
-        if (typeof bag[key] !== 'object' || bag[key] === null) bag[key] = nextIsList ? [] : {};
-        node = bag[key] as Bag;
+        const child = own(bag, key);
+        if (typeof child !== 'object' || child === null) put(bag, key, nextIsList ? [] : {});
+        node = own(bag, key) as Bag;
       }
     }
   }

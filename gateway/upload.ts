@@ -11,6 +11,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { WpError } from './errors.js';
+import { own, put } from './params.js';
 import { tooBigMessage } from '../src/media/limits.js';
 import { processAlive } from '../src/media/recovery.js';
 
@@ -98,15 +99,19 @@ async function spool(source: Readable, maxBytes: number): Promise<Omit<ReceivedF
 
 function setField(fields: Record<string, unknown>, name: string, value: string): void {
   const m = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name);
-  if (!m) { fields[name] = value; return; }
+  // Own keys only: a part named `__proto__[x]` is a field of that name, not a write to Object.prototype.
+  if (!m) { put(fields, name, value); return; }
   const [, base, key] = m;
+  const current = own(fields, base);
   if (key === '') {
-    const list = Array.isArray(fields[base]) ? (fields[base] as unknown[]) : (fields[base] = []) as unknown[];
+    const list = Array.isArray(current) ? current : [];
+    if (list !== current) put(fields, base, list);
     list.push(value);
     return;
   }
-  const obj = fields[base] && typeof fields[base] === 'object' && !Array.isArray(fields[base]) ? (fields[base] as Record<string, unknown>) : (fields[base] = {}) as Record<string, unknown>;
-  obj[key] = value;
+  const obj = current && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+  if (obj !== current) put(fields, base, obj);
+  put(obj, key, value);
 }
 
 /**

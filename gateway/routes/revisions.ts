@@ -10,6 +10,7 @@ import { collectionArgs, inputOf, listVariables, restItem, writeArgs } from '../
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { contentItemResult } from './content.js';
+import { clampInt } from '../int-range.js';
 
 export interface RevisionRouteOptions {
   descriptor: ContentTypeDescriptor;
@@ -89,7 +90,7 @@ export function revisionRoutes(o: RevisionRouteOptions): RouteEntry[] {
     methods: ['GET'], permission: d.caps.edit_posts, operation: `${op}AutosavesList`,
     args: { parent: autosaveParent, context: contextArg() },
     async handler(req) {
-      const data = await req.run(contextOf(req.params), { parent: Number(req.params.id) });
+      const data = await req.run(contextOf(req.params), { parent: clampInt(Number(req.pathParams.id)) });
       return { status: 200, body: data[`${lower}Autosaves`].map(autosaveShape(req)) };
     },
   };
@@ -99,7 +100,7 @@ export function revisionRoutes(o: RevisionRouteOptions): RouteEntry[] {
     // The parent type's update arguments; a page's own `parent` field replaces the route's.
     args: { parent: autosaveParent, ...writeArgs(o.parent, { create: false }) },
     async handler(req) {
-      const data = await req.run('edit', { id: Number(req.params.id), input: inputOf(o.parent, req.params) });
+      const data = await req.run('edit', { id: clampInt(Number(req.pathParams.id)), input: inputOf(o.parent, req.params) });
       return { status: 200, body: autosaveShape(req)(data[`autosave${op}`]) };
     },
   };

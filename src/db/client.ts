@@ -41,7 +41,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-type Statement = { sql: string };
+type Statement = { sql: string; args?: unknown[] };
 type AnyQueryable = { queryRaw: Function; executeRaw: Function };
 type AnyTransaction = AnyQueryable & { commit(): Promise<void> };
 type AnyAdapter = AnyQueryable & { startTransaction?: Function; executeScript?: Function };
@@ -60,6 +60,18 @@ export function isWrite(sql: string): boolean {
   const m = WRITE_START.exec(sql);
   if (!m) return false;
   return (m[1].length !== 4 || (m[1].charCodeAt(0) | 0x20) !== 0x77) || WRITES_IN_BODY.test(sql.slice(m[0].length));
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000 (`invalid byte sequence for encoding "UTF8": 0x00`, which
+ * failed the request with a 500): the character is removed from every string a statement binds,
+ * written or compared, as WordPress's kses removes it from filtered content. SQLite stores it.
+ */
+function withoutNul(statement: Statement): void {
+  const args = statement.args;
+  if (!args) return;
+  const clean = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : Array.isArray(v) ? v.map(clean) : v);
+  for (let i = 0; i < args.length; i++) args[i] = clean(args[i]);
 }
 
 /**
@@ -82,6 +94,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
       count();
+      if (!sqlite) withoutNul(a[0] as Statement);
       logSql?.(a);
       const p: Promise<unknown> = run(...a);
       const sql = (a[0] as Statement).sql;

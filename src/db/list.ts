@@ -6,6 +6,14 @@ import { versionCache } from './version-cache.js';
 export type Direction = 'asc' | 'desc';
 
 /**
+ * A list's `offset` as WordPress's queries read it (absint in WP_Query, WP_Term_Query and
+ * WP_User_Query): a negative offset counts as its absolute value.
+ */
+export function absOffset<T extends { offset?: number | null }>(args: T): T {
+  return args.offset != null && args.offset < 0 ? { ...args, offset: -args.offset } : args;
+}
+
+/**
  * A Prisma `orderBy` for `orderby`, read through the list's column map (unknown values fall back),
  * with the id as tie-break so pages stay stable when values repeat (WordPress adds none).
  */

@@ -14,6 +14,9 @@ describe('filterPostHtml keeps allowed markup as written', () => {
     '<!-- wp:paragraph -->\n<p class=a>x</p>\n<!-- /wp:paragraph -->',
     'Tom & Jerry',
     'a < b',
+    // WordPress's safecss_filter_attr() keeps a declaration without a colon; nothing in it can run.
+    '<p style="{{{">x</p>',
+    '<p title="">x</p>',
   ])('%s', (html) => {
     expect(filterPostHtml(html)).toBe(html);
   });
@@ -30,7 +33,6 @@ describe('filterPostHtml removes what it always removed, the same way', () => {
     ['comment', '<!-- note --><p>x</p>', '<p>x</p>'],
     ['bogus comment', 'a </ b> c', 'a  c'],
     ['attribute with an invalid name', '<img src=x "onerror=alert(1)>', '<img src="x" />'],
-    ['unparseable style', '<p style="{{{">x</p>', '<p>x</p>'],
     ['foreign content', '<svg><a href="javascript:1">x</a></svg>', '<a href="1">x</a>'],
     ['misnested tags', '<b><i>x</b></i>', '<b><i>x</i></b>'],
   ])('%s', (_label, html, expected) => {

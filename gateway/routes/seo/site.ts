@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry, RouteResult } from '../../types.js';
 import type { SeoRouteOptions } from './index.js';
+import { clampInt } from '../../int-range.js';
 import {
   checkCapability, configurationState, dismissAlert, dismissNewContentType, getWorkouts, requireCap, saveConfigurationState,
   saveSiteRepresentation, saveSocialProfiles, saveWorkouts, searchPostMeta, setIntegrationActive, setIntroductionSeen, setTracking,
@@ -113,7 +114,7 @@ export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
     route('configuration/check_capability', {
       methods: ['GET'], permission: 'manage_options',
       args: { user_id: { description: 'The user to check.', required: true } },
-      handler: async (req) => mirrored(await checkCapability(req.ctx, Number.parseInt(String(req.params.user_id), 10) || 0)),
+      handler: async (req) => mirrored(await checkCapability(req.ctx, clampInt(Number.parseInt(String(req.params.user_id), 10) || 0))),
     }),
     route('configuration/enable_tracking', {
       methods: ['POST'], permission: 'manage_options',
@@ -154,7 +155,7 @@ export function seoSiteRoutes(o: SeoRouteOptions): RouteEntry[] {
       methods: ['GET'], permission: 'edit_posts', args: {},
       handler: async (req) => ({
         status: 200,
-        body: await searchPostMeta(req.ctx, Number.parseInt(String(req.params.post_id ?? ''), 10) || 0, String(req.params.query ?? '')),
+        body: await searchPostMeta(req.ctx, clampInt(Number.parseInt(String(req.params.post_id ?? ''), 10) || 0), String(req.params.query ?? '')),
       }),
     }),
     route('keyphrase-provider-a/authenticate', {

@@ -8,6 +8,7 @@ import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type Conne
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
+import { absOffset } from '../../db/list.js';
 import type { Context } from '../../context.js';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
@@ -104,7 +105,7 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
       description: `A page of ${d.plural}, newest first by default.`,
       args: listArgs(t, def.list, listFilterInput(def.list)) as never,
       resolve: async (_root, rawArgs, ctx) => {
-        const args = rawArgs as ListArgs;
+        const args = absOffset(rawArgs as ListArgs);
         const page = args.page ?? 1;
         const perPage = args.perPage ?? 10;
         if (page < 1 || perPage < 1 || perPage > 100) throw restError('rest_invalid_param', 'Invalid parameter(s): per_page', 400);

@@ -5,7 +5,7 @@ import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
 import { canDeleteContent, canEditContent } from '../../auth/content-permissions.js';
-import { cachedCount, columnOrder, pageByPosition, type Direction } from '../../db/list.js';
+import { absOffset, cachedCount, columnOrder, pageByPosition, type Direction } from '../../db/list.js';
 import { parseSearch } from '../../content/search.js';
 import {
   checkWriteRights, findContent, nowDates, revisionSlug, saveContent, writtenText, type ContentInput,
@@ -80,7 +80,8 @@ function relevance(row: { title: string; excerpt: string; content: string }, sea
  * The revisions (and autosaves) of a parent, newest first by default, with WordPress's checks in
  * its order: parent, right, orderby arguments, then paging. Without `perPage` every one is listed.
  */
-export async function listRevisions(ctx: Context, type: string, parentId: number, args: RevisionListArgs): Promise<RevisionPage> {
+export async function listRevisions(ctx: Context, type: string, parentId: number, rawArgs: RevisionListArgs): Promise<RevisionPage> {
+  const args = absOffset(rawArgs);
   const parent = await revisionParent(ctx, type, parentId);
   requireRead(ctx, parent, 'revisions');
   const filter = args.filter ?? {};
@@ -108,7 +109,9 @@ export async function listRevisions(ctx: Context, type: string, parentId: number
   }
   const total = candidates ? candidates.length : await cachedCount(ctx, 'content', where);
   const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
-  const offset = args.offset ?? 0;
+  // The checks read the offset as given; the query skips its absolute value (WordPress: the
+  // controller compares the raw number, WP_Query applies absint).
+  const offset = rawArgs.offset ?? 0;
   if (total > 0) {
     if (offset >= total) throw restError('rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.', 400);
     if (!offset && page > totalPages) throw restError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);

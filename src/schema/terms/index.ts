@@ -1,7 +1,7 @@
 // Categories (hierarchical) and tags: variants of the Term model with their queries and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
-import { cachedCount } from '../../db/list.js';
+import { absOffset, cachedCount } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
@@ -93,7 +93,7 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
       type: List, description: `A page of ${plural}, by name by default.`,
       args: listArgs(t, list, listFilterInput(list)) as never,
       resolve: async (_r, rawArgs, ctx) => {
-        const args = rawArgs as { filter?: TermFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string };
+        const args = absOffset(rawArgs as { filter?: TermFilter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string });
         const filter = (args.filter ?? {}) as TermFilter;
         // As the terms controller: the post must exist, and its terms are shown only to those who may read it.
         if (filter.post != null) await checkPostForTerms(ctx, filter.post);

@@ -3,7 +3,7 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
-import { cachedCount } from '../../db/list.js';
+import { absOffset, cachedCount } from '../../db/list.js';
 import { listArgs, listFilterInput } from '../resource-types.js';
 import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import { UserList as UserListDef } from '../../resources/users.js';
@@ -78,7 +78,7 @@ builder.queryFields((t) => ({
     description: 'A page of users, by name by default. Callers who may not list users see only authors of published content.',
     args: listArgs(t, UserListDef, listFilterInput(UserListDef)) as never,
     resolve: async (_root, rawArgs, ctx) => {
-      const args = rawArgs as { filter?: Filter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string };
+      const args = absOffset(rawArgs as { filter?: Filter | null; page?: number; perPage?: number; offset?: number | null; order?: string; orderby?: string });
       const filter = (args.filter ?? {}) as Filter;
       const orderby = args.orderby ?? 'name';
       checkUserListAccess(ctx, filter, orderby);

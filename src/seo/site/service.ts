@@ -198,7 +198,10 @@ export async function setTracking(ctx: Context, tracking: boolean): Promise<Answ
 
 export async function saveConfigurationState(ctx: Context, finishedSteps: unknown[]): Promise<Answer> {
   requireCap(ctx, 'manage_options');
-  const steps = [...new Set(finishedSteps.map(String))];
+  // Each step through sanitize_text_field(), as the plugin does: a non-scalar (an array, an object)
+  // becomes '', a boolean '1' or ''. String() on an object can throw (a `toString` key that is no function).
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : v === true ? '1' : '');
+  const steps = [...new Set(finishedSteps.map(text))];
   await setSeoOption(ctx.prisma, 'configurationState', { finishedSteps: steps });
   return { success: true, status: 200 };
 }
