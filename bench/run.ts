@@ -11,7 +11,7 @@
 // .ts entry runs under tsx) to try the harness against a stand-in.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +26,7 @@ import { forSiteSize, scaleScenarios } from './scale.js';
 import { buildService } from '../scripts/build.mjs';
 import { targets } from './targets.js';
 import { readTargets } from './read-targets.js';
+import { serviceTargets } from './service-targets.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -80,11 +81,16 @@ interface Proc {
 const live = new Set<Proc>();
 
 /** Runs an entry point (a .ts one with node --import tsx) in its own process group. */
-function startProc(name: string, entry: string, env: Record<string, string>): Proc {
+/**
+ * `stdoutFile`: the process's stdout goes to this file instead of through the harness (the
+ * service logs one line per request at the default LOG_LEVEL; reading those here would take CPU
+ * from the load generator, while writing them stays part of what the service costs).
+ */
+function startProc(name: string, entry: string, env: Record<string, string>, stdoutFile?: string): Proc {
   const child = spawn(process.execPath, entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFile ? openSync(stdoutFile, 'a') : 'pipe', 'pipe'],
     detached: true, // own process group: stopping it reaches the cluster workers too
   });
   if (!child.pid) throw new Error(`could not start ${name}`);
@@ -93,7 +99,7 @@ function startProc(name: string, entry: string, env: Record<string, string>): Pr
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) output.push(line);
     if (output.length > 200) output.splice(0, output.length - 200);
   };
-  child.stdout!.on('data', keep);
+  child.stdout?.on('data', keep);
   child.stderr!.on('data', keep);
   const proc: Proc = {
     name, child, pid: child.pid, output, alive: true,
@@ -497,6 +503,17 @@ async function publishedIds(databaseUrl: string): Promise<number[]> {
   }
 }
 
+let logDir: string | undefined;
+/** Where the services' stdout (their JSON log) goes for this run; removed when the bench exits. */
+function serviceLogs(): string {
+  if (!logDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
+    logDir = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return logDir;
+}
+
 async function startService(databaseUrl: string, cacheEntries?: number, uploadsDir?: string): Promise<{ proc: Proc; port: number }> {
   const port = await freePort();
   const env: Record<string, string> = {
@@ -509,7 +526,7 @@ async function startService(databaseUrl: string, cacheEntries?: number, uploadsD
   if (!process.env.BENCH_SERVER_ENTRY) await buildService({ ifStale: true });
   // From spawn to the first 200 on /wp-json/ (a migrated database: nothing to apply).
   const started = performance.now();
-  const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, entry, env);
+  const proc = startProc(`service${cacheEntries === 0 ? ' (CACHE_ENTRIES=0)' : ''}`, entry, env, join(serviceLogs(), `service-${port}.log`));
   await waitReady(proc, port, '/wp-json/');
   const ms = performance.now() - started;
   firstAnswer[currentKind] ??= ms;
@@ -599,6 +616,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     await stopProc(bare);
     for (const r of rows) r.ratioToBare = bareRow.reqPerSec ? r.reqPerSec / bareRow.reqPerSec : undefined;
     readTargets(targets, kind, rows);
+    serviceTargets(targets, kind, {
+      batches: batches[kind], single: singles[kind], firstAnswerMs: firstAnswer[kind],
+      processes: [...rows.filter((r) => r.server === 'service').map((r) => r.processes), uploads[kind]?.processes],
+      searchP50: Object.fromEntries(rows.filter((r) => r.server === 'service' && r.scenario.includes('search')).map((r) => [r.scenario, r.latencyMs.p50])),
+    });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
