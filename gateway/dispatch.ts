@@ -5,7 +5,7 @@ import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
 import type { BatchItem, GatewayRequest, ItemResult, Method, Params, PreparedItem, RouteEntry, RouteResult, Endpoint } from './types.js';
-import { WpError, noRoute } from './errors.js';
+import { WpError, noRoute, tooManyValues } from './errors.js';
 import { isJsonType, parseJsonBody, parseQueryString } from './params.js';
 import { sanitizeValue, validateValue } from './validate.js';
 import { clampIntParams } from './int-range.js';
@@ -473,7 +473,7 @@ function allowsNull(type: unknown): boolean {
 export function errorResult(err: unknown, reqId?: string): RouteResult {
   const error = err instanceof WpError ? err : err instanceof RestError
     ? restNamed(new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {}))
-    : (log.error({ err, reqId }, 'unexpected error'), new WpError('internal_server_error', 'The server could not answer this request.', 500));
+    : tooManyValues(err) ?? (log.error({ err, reqId }, 'unexpected error'), new WpError('internal_server_error', 'The server could not answer this request.', 500));
   return { status: error.status, body: error.body() };
 }
 

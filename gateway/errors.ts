@@ -14,9 +14,21 @@ export class WpError extends Error {
   }
 }
 
+/**
+ * The database's limit on values bound in one statement (Prisma's P2029: on SQLite about a
+ * thousand) met by a request's id lists (`include`, `exclude`, `categories`…): the request asks
+ * too much at once, which is the client's to change, not a server fault.
+ */
+export function tooManyValues(err: unknown): WpError | null {
+  if ((err as { code?: unknown } | null)?.code !== 'P2029') return null;
+  return new WpError('rest_invalid_param', 'Invalid parameter(s): the request\'s id lists hold more values than one query can take; send fewer.', 400, { params: {}, details: {} });
+}
+
 export function fromGraphQLError(error: GraphQLError): WpError {
   const ext = error.extensions as { code?: string; status?: number; data?: Record<string, unknown> } | undefined;
   if (ext?.code && typeof ext.status === 'number') return new WpError(ext.code, error.message, ext.status, ext.data ?? {});
+  const limit = tooManyValues(error.originalError);
+  if (limit) return limit;
   // Anything unexpected is masked: the client learns only that it failed.
   log.error({ err: error.originalError ?? error, path: error.path }, 'unexpected error');
   return new WpError('internal_server_error', 'The server could not answer this request.', 500);
