@@ -86,7 +86,7 @@ export function createApp(config: Config, db: Db) {
   });
   // The seo/v1 site features over GraphQL use the same providers, hosts, chunk size and root.
   registerSeoServices(db, seo);
-  const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version()) : null;
+  const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
   const media: MediaServices = {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,

@@ -15,14 +15,36 @@ export interface ResponseCache {
   /** Stores only if no write landed since `begin` (a slow read must not cache stale bytes). */
   set(key: string, value: CachedResponse, generation: number): void;
   readonly size: number;
+  /** What the entries weigh, roughly (see `weight`). */
+  readonly bytes: number;
 }
 
-export function createResponseCache(maxEntries: number, version: () => number): ResponseCache {
+/** What an entry keeps resident, roughly: its text, its encoded bytes and its headers. */
+function weight(v: CachedResponse): number {
+  let headers = 0;
+  for (const k in v.headers) headers += k.length + v.headers[k].length;
+  return v.body.length + (v.bytes?.length ?? 0) + headers + 64;
+}
+
+/**
+ * At most `maxEntries` entries and `maxBytes` of them (CACHE_MAX_BYTES): a run of distinct URLs
+ * (every list with its own `exclude`) would otherwise keep thousands of 30 KB lists per process.
+ * The least recently used go first; an entry larger than a quarter of the budget is not kept.
+ */
+export function createResponseCache(maxEntries: number, version: () => number, maxBytes = Infinity): ResponseCache {
   let generation = version();
   const entries = new Map<string, CachedResponse>();
+  const weights = new Map<string, number>();
+  let used = 0;
+  const clear = () => { entries.clear(); weights.clear(); used = 0; };
+  const drop = (key: string) => {
+    entries.delete(key);
+    used -= weights.get(key) ?? 0;
+    weights.delete(key);
+  };
   const current = () => {
     const now = version();
-    if (now !== generation) { generation = now; entries.clear(); }
+    if (now !== generation) { generation = now; clear(); }
   };
   const touch = (key: string) => {
     const hit = entries.get(key);
@@ -45,9 +67,15 @@ export function createResponseCache(maxEntries: number, version: () => number): 
     set(key, value, startedAt) {
       current();
       if (startedAt !== generation) return;
+      const w = weight(value);
+      if (w > maxBytes / 4) return;
+      drop(key);
       entries.set(key, value);
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      weights.set(key, w);
+      used += w;
+      while (entries.size > maxEntries || used > maxBytes) drop(entries.keys().next().value!);
     },
     get size() { return entries.size; },
+    get bytes() { return used; },
   };
 }

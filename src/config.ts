@@ -48,6 +48,8 @@ export interface Config {
   maxInFlight: number;
   /** Entries in the shaped-response cache (0 disables it). */
   cacheEntries: number;
+  /** What the cache's entries may weigh in all, per process (CACHE_MAX_BYTES, default 32 MiB). */
+  cacheMaxBytes: number;
   /**
    * Hosts (`name` or `name:port`) that server-side fetches such as the oEmbed proxy may reach
    * even when they resolve to a private or loopback address (OEMBED_ALLOW_HOSTS, comma-separated).
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, Number(env.WORKERS ?? 0) || availableParallelism()),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
+    cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 32 * 1024 * 1024)) || 32 * 1024 * 1024,
     oembedAllowHosts: (env.OEMBED_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     urlDetailsAllowHosts: (env.URL_DETAILS_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     smtpUrl: env.SMTP_URL || null,

@@ -1,0 +1,61 @@
+// The response cache's bounds: entries, bytes, least recently used first, one database version.
+import { describe, expect, it } from 'vitest';
+import { createResponseCache, type CachedResponse } from '../../gateway/cache.js';
+
+const answer = (size: number): CachedResponse => {
+  const body = 'x'.repeat(size);
+  return { status: 200, headers: { 'Content-Type': 'application/json' }, body, bytes: Buffer.from(body) };
+};
+
+describe('response cache', () => {
+  it('keeps what the byte budget holds, the least recently used going first', () => {
+    let version = 1;
+    const cache = createResponseCache(1000, () => version, 10_000);
+    for (const key of ['a', 'b', 'c']) cache.set(key, answer(1_000), cache.begin());
+    expect(cache.size).toBe(3);
+    expect(cache.get('a')).toBeDefined(); // a is now the most recently used
+    for (const key of ['d', 'e']) cache.set(key, answer(1_000), cache.begin());
+    // 5 entries of ~2 KB each (text and bytes) exceed 10,000: b and c went, a stayed.
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.bytes).toBeLessThanOrEqual(10_000);
+    version = 2;
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('does not keep an answer larger than a quarter of the budget', () => {
+    const cache = createResponseCache(1000, () => 1, 10_000);
+    cache.set('big', answer(2_000), cache.begin());
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('counts a replaced entry once', () => {
+    const cache = createResponseCache(1000, () => 1, 100_000);
+    cache.set('k', answer(1_000), cache.begin());
+    const once = cache.bytes;
+    cache.set('k', answer(1_000), cache.begin());
+    expect(cache.bytes).toBe(once);
+    expect(cache.size).toBe(1);
+  });
+
+  it('still bounds the number of entries', () => {
+    const cache = createResponseCache(2, () => 1, 1_000_000);
+    for (const key of ['a', 'b', 'c']) cache.set(key, answer(10), cache.begin());
+    expect(cache.size).toBe(2);
+    expect(cache.get('a')).toBeUndefined();
+  });
+});
+
+describe('render cache', () => {
+  it('stays within its character budget however long the texts', async () => {
+    const { cachedRender, renderCacheChars } = await import('../../src/content/render-cache.js');
+    for (let i = 0; i < 200; i++) {
+      const raw = `${i} ${'word '.repeat(20_000)}`; // ~100,000 characters each, 20 MB in all
+      expect(cachedRender('test', raw, () => raw.toUpperCase())).toBe(raw.toUpperCase());
+    }
+    expect(renderCacheChars()).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(renderCacheChars()).toBeGreaterThan(0);
+  });
+});
