@@ -567,8 +567,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     const responseFile = join(tmp, 'response.json');
     writeFileSync(responseFile, JSON.stringify({ status: recorded.status, headers, body: recorded.body.toString('base64') }));
 
-    if (opts.only === 'writes') {
+    /** The write scenarios (after the uploads, unless only the writes run), then the service stops. */
+    const writes = async (withUploads: boolean) => {
       try {
+        if (withUploads) uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
         batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
         singles[kind] = await benchSingleCreates(service.port, auth);
       } catch (err) {
@@ -576,6 +578,9 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         throw err;
       }
       await stopProc(service.proc);
+    };
+    if (opts.only === 'writes') {
+      await writes(false);
       return rows;
     }
     // The ETag of the newest post, for the 304 scenario (If-None-Match of what a client holds).
@@ -583,15 +588,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     const etagAt = item.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'etag');
     const etag = etagAt >= 0 ? item.rawHeaders[etagAt + 1] : '';
     for (const s of forSiteSize([...serviceScenarios(ids, newest, etag), ...scaleScenarios(ids)], ids.length)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
-    try {
-      uploads[kind] = await benchUploads(service.port, service.proc.pid, auth);
-      batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
-      singles[kind] = await benchSingleCreates(service.port, auth);
-    } catch (err) {
-      console.error(service.proc.output.slice(-20).join('\n'));
-      throw err;
-    }
-    await stopProc(service.proc);
+    await writes(true);
 
     if (opts.nocache) {
       const nocache = await startService(databaseUrl, 0);
