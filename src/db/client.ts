@@ -38,6 +38,13 @@ export interface Db {
    * SQL, in or out of a transaction) already announces itself; this is for changes made around it.
    */
   changed(): void;
+  /**
+   * Sends one read statement straight to the connection (SQLite) or pool (PostgreSQL) Prisma's
+   * adapter opened, past Prisma's query engine: rows as the driver gives them (column names as
+   * keys), counted with the rest. Placeholders are `?` on SQLite and `$1…` on PostgreSQL. Not
+   * inside a transaction: on PostgreSQL it runs on a pooled connection of its own.
+   */
+  read(sql: string, args: readonly unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
@@ -86,7 +93,7 @@ function withoutNul(statement: Statement): void {
 /** Whether a write's SQL may touch the Option table (a false yes only costs a re-read of the options). */
 export const touchesOptions = (sql: string) => /\boption\b/i.test(sql);
 
-function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, sqlite?: (lock: WriteLock) => void): F {
+function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, opened: (client: unknown) => void, sqlite?: (lock: WriteLock) => void): F {
   const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
   /** `onWrite` runs after a write statement settles, before its caller sees the outcome. */
   const wrap = <T extends AnyQueryable>(target: T, onWrite: (options: boolean) => void): T => {
@@ -122,6 +129,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = wrap((await connect()) as AnyAdapter, changed);
+    opened((adapter as { client?: unknown }).client);
     const lock = sqlite ? reusePreparedStatements(adapter) : null;
     if (lock) sqlite!(lock);
     const start = adapter.startTransaction?.bind(adapter);
@@ -133,6 +141,46 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   };
   return factory;
 }
+
+// ---------------------------------------------------------------- direct reads (Db.read)
+
+const sqliteStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement of this connection, kept by its text (a few hundred at most are kept). */
+function sqliteStatement(connection: Database.Database, sql: string): Database.Statement {
+  let cache = sqliteStatements.get(connection);
+  if (!cache) sqliteStatements.set(connection, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    // The connection's own prepare, not the adapter-facing one reusePreparedStatements put over it.
+    // Plain numbers: the adapter turns on safe integers (BigInt) for the whole connection.
+    stmt = (Database.prototype.prepare.call(connection, sql) as Database.Statement).safeIntegers(false);
+    if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** A bound value as Prisma's SQLite adapter writes it (dates as ISO text with `+00:00`, booleans as 0/1). */
+const sqliteValue = (v: unknown) => (v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v);
+
+/**
+ * A bound value as Prisma's PostgreSQL adapter sends it (a date as UTC text for `timestamp`
+ * columns), without U+0000, which PostgreSQL's text cannot hold (see withoutNul).
+ */
+const postgresValue = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 23).replace('T', ' ') : typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
+
+/**
+ * Result parsing for direct reads: `timestamp` (without zone, how Prisma stores DateTime) is UTC,
+ * not the process's local time; `int8` (counts) becomes a number.
+ */
+const PG_TYPES = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 1114) return (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+    if (oid === 20) return (text: string) => Number(text);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as unknown as pg.CustomTypesConfig;
 
 /** SQLite's answer when another connection holds the lock asked for. */
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
@@ -282,7 +330,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     // process's commits do not count (they do on the watcher below, a connection of its own).
     let others: (() => unknown) | null = null;
     let othersSeen: unknown;
-    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (lock) => {
+    let connection: Database.Database | null = null;
+    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (c) => { connection = c as Database.Database; }, (lock) => {
       // The baseline: whatever was read so far was read through this connection, after it.
       others = lock.dataVersion;
       othersSeen = others();
@@ -299,7 +348,15 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     const watcher = path === ':memory:' ? null : new Database(path, { timeout: 10_000 });
     const dataVersion = watcher?.prepare('PRAGMA data_version').pluck();
     let seen = dataVersion?.get();
+    // data_version is asked once per turn of the event loop: a request asks for the version many
+    // times as it reads (every cached total and term slug), all within the turn its I/O event
+    // started; another process's commit during that turn is as if it had come just after it.
+    let asked = false;
+    const again = () => { asked = false; };
     const version_ = () => {
+      if (asked) return version;
+      asked = true;
+      setImmediate(again);
       const now = dataVersion?.get();
       if (now !== seen) { seen = now; version++; }
       return version;
@@ -316,6 +373,12 @@ export async function openDb(databaseUrl: string): Promise<Db> {
         return options;
       },
       changed: () => changed(),
+      async read(sql, args) {
+        if (!connection) await prisma.$connect();
+        if (!connection) throw new Error('the SQLite adapter exposed no connection');
+        count();
+        return sqliteStatement(connection, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
+      },
       async close() { await prisma.$disconnect(); watcher?.close(); },
     };
   }
@@ -333,7 +396,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     if (touchedOptions) options++;
     listener.query(`NOTIFY content_changed, '${self}${touchedOptions ? '+options' : ''}'`).catch(() => {});
   };
-  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed);
+  let pool: pg.Pool | null = null;
+  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as pg.Pool; });
   const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   await listener.connect();
   listener.on('notification', (n) => {
@@ -352,6 +416,13 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     get localVersion() { return local; },
     optionsVersion: () => options,
     changed: () => changed(),
+    async read(sql, args) {
+      if (!pool) await prisma.$connect();
+      if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
+      count();
+      const result = await pool.query({ text: sql, values: args.map(postgresValue), types: PG_TYPES });
+      return result.rows;
+    },
     async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
   };
 }

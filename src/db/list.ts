@@ -2,6 +2,7 @@
 // of an include or slug list kept in memory, and a total cached until the next write.
 import type { Context } from '../context.js';
 import { versionCache } from './version-cache.js';
+import { countContentRows, direct } from './content-read.js';
 
 export type Direction = 'asc' | 'desc';
 
@@ -39,5 +40,8 @@ type Countable = 'content' | 'term' | 'user';
 
 /** A list's total for a filter, asked once per database version (in flight too). */
 export function cachedCount(ctx: Context, model: Countable, where: object): Promise<number> {
-  return totals(ctx.db, `${model}|${JSON.stringify(where)}`, () => (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where }));
+  return totals(ctx.db, `${model}|${JSON.stringify(where)}`, async () => {
+    const counted = model === 'content' && direct(ctx) ? await countContentRows(ctx.db, where) : null;
+    return counted ?? (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where });
+  });
 }

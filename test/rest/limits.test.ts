@@ -169,7 +169,9 @@ describe('unexpected failures', () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const broken = Object.create(site.db, { prisma: { value: prisma } }) as Db;
+    // Reads past Prisma (Db.read, the hot content reads) fail the same way.
+    const read = async () => { throw new Error(`${secret}: the store fell over`); };
+    const broken = Object.create(site.db, { prisma: { value: prisma }, read: { value: read } }) as Db;
     const app = createApp(site.app.config, broken);
     let rest: Response | undefined;
     let restText = '';

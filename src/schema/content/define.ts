@@ -9,6 +9,8 @@ import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
 import { absOffset } from '../../db/list.js';
+import { contentRows } from '../../db/content-read.js';
+import type { Content } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
@@ -69,11 +71,11 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
         description: `The ${d.plural} of this page that the caller may read.`,
         resolve: async (query, l, _a, ctx) => {
           if (l.ids) {
-            const rows = await ctx.prisma.content.findMany({ ...query, where: { id: { in: l.ids } } });
+            const rows = await contentRows<Content>(ctx, { ...query, where: { id: { in: l.ids } } });
             const byId = new Map(rows.map((r) => [r.id, r]));
             return await readableRows(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean));
           }
-          return await readableRows(ctx, await ctx.prisma.content.findMany({ ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
+          return await readableRows(ctx, await contentRows<Content>(ctx, { ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
         },
       }),
     }),
@@ -139,10 +141,10 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
         const rows = memoRows(async (query) => {
           if (!window.size) return [];
           if (ordered) {
-            const found = await ctx.prisma.content.findMany({ ...query, where: { id: { in: ordered.ids } } });
+            const found = await contentRows<Content>(ctx, { ...query, where: { id: { in: ordered.ids } } });
             return inOrder(ordered.ids, await readableRows(ctx, found), window.start);
           }
-          const found = await ctx.prisma.content.findMany({ ...query, where: q.where, orderBy: listOrder(paging), skip: window.start, take: window.size });
+          const found = await contentRows<Content>(ctx, { ...query, where: q.where, orderBy: listOrder(paging), skip: window.start, take: window.size });
           const readable = new Set(await readableRows(ctx, found));
           return found.map((row, i) => ({ row, position: window.start + i })).filter((e) => readable.has(e.row));
         });

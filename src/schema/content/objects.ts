@@ -9,6 +9,7 @@ import { contentTypeOf } from '../../resources/content-types.js';
 import { Relation } from '../../resources/enums.js';
 import { enumRef } from '../resource-types.js';
 import { versionCache } from '../../db/version-cache.js';
+import { direct } from '../../db/content-read.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -70,9 +71,7 @@ export function textValue(raw: string, rendered: string, ctx: Context, row: Cont
  */
 export function revisionStats(ctx: Context, id: number) {
   return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
-    const groups = await ctx.prisma.content.groupBy({
-      by: ['parentId', 'type'], where: { parentId: { in: [...ids] }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true, date: true },
-    });
+    const groups = await revisionGroups(ctx, [...ids]);
     const crowded = groups.filter((g) => g.type === 'autosave' && g._count._all > 1).map((g) => g.parentId!);
     const autosaves = crowded.length
       ? await ctx.prisma.content.findMany({ where: { parentId: { in: crowded }, type: 'autosave' }, select: { id: true, parentId: true, date: true } })
@@ -90,6 +89,29 @@ export function revisionStats(ctx: Context, id: number) {
       return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: latest?.id ?? null };
     });
   }).load(id);
+}
+
+type RevisionGroup = { parentId: number | null; type: string; _count: { _all: number }; _max: { id: number | null; date: Date | null } };
+
+/** Revisions and autosaves of `ids`, counted per parent and kind with the highest id and date. */
+async function revisionGroups(ctx: Context, ids: number[]): Promise<RevisionGroup[]> {
+  if (!direct(ctx)) {
+    const groups = await ctx.prisma.content.groupBy({
+      by: ['parentId', 'type'], where: { parentId: { in: ids }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true, date: true },
+    });
+    return groups as RevisionGroup[];
+  }
+  // The statement Prisma sends for the groupBy above, without its engine (src/db/content-read.ts).
+  const pg = ctx.db.provider === 'postgres';
+  const at = (i: number) => (pg ? `$${i + 1}` : '?');
+  const rows = await ctx.db.read(
+    `SELECT "parentId", "type", COUNT(*) AS "n", MAX("id") AS "maxId", MAX("date") AS "maxDate" FROM "Content" WHERE "parentId" IN (${ids.map((_, i) => at(i)).join(',')}) AND "type" IN (${at(ids.length)},${at(ids.length + 1)}) GROUP BY "parentId", "type"`,
+    [...ids, 'revision', 'autosave'],
+  );
+  return rows.map((r) => ({
+    parentId: r.parentId as number, type: r.type as string, _count: { _all: Number(r.n) },
+    _max: { id: r.maxId as number, date: r.maxDate instanceof Date ? r.maxDate : new Date(r.maxDate as string) },
+  }));
 }
 
 /** Slugs of a hierarchical item's ancestors, nearest last; none for flat types. */

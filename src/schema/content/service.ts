@@ -2,10 +2,11 @@
 // list filters, and transactional writes. REST and GraphQL both come through here.
 import { afterWrite } from '../../content/write-hooks.js';
 import { recordContentEvent } from '../../content/events.js';
-import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
+import type { Content, Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
+import { direct, findContentRows } from '../../db/content-read.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -320,7 +321,8 @@ async function hiddenByParent(ctx: Context, rows: { id: number; type: string; st
  * row needs no second read.
  */
 export async function findContent(ctx: Context, type: string, id: number, include?: object) {
-  const row = id > 0 ? await ctx.prisma.content.findUnique({ where: { id }, ...(include ? { include } : {}) }) : null;
+  const args = { where: { id }, ...(include ? { include } : {}) };
+  const row = id > 0 ? ((direct(ctx) ? (await findContentRows(ctx.db, args))?.[0] ?? undefined : undefined) ?? (await ctx.prisma.content.findUnique(args))) as Content | null : null;
   if (!row || row.type !== type) throw restError('rest_post_invalid_id', 'Invalid post ID.', 404);
   return row;
 }

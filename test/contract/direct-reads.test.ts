@@ -1,0 +1,89 @@
+// The direct content reads (src/db/content-read.ts) answer exactly what Prisma answers for the
+// same arguments, on the test run's database, and step aside for the shapes they do not handle.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, type TestSite } from '../helpers/app.js';
+import { countContentRows, findContentRows } from '../../src/db/content-read.js';
+
+let site: TestSite;
+let ids: number[];
+let category: number;
+
+beforeAll(async () => {
+  site = await createTestSite({ cacheEntries: 0 });
+  category = (await site.createTerm('categories', { name: 'Direct' })).id;
+  const tag = (await site.createTerm('tags', { name: 'Read' })).id;
+  ids = [];
+  for (let i = 0; i < 6; i++) {
+    const post = await site.createPost({
+      title: `Direct ${i}`, content: `<p>Body ${i}</p>`, status: i === 5 ? 'draft' : 'publish', date: `2024-0${i + 1}-0${i + 1}T10:00:00`,
+      categories: i % 2 ? [category] : [], tags: [tag], meta: { footnotes: i === 1 ? '[{"id":"a","content":"note"}]' : '' },
+    });
+    ids.push(post.id);
+  }
+  // A revision (an update of a published post keeps one) and a page with a parent.
+  expect((await site.req('POST', `/core/v2/posts/${ids[0]}`, { as: 'administrator', json: { title: 'Direct 0, again' } })).status).toBe(200);
+  const parent = await site.createPage({ title: 'Parent', status: 'publish' });
+  await site.createPage({ title: 'Child', status: 'publish', parent: parent.id, menu_order: 3 });
+});
+afterAll(async () => { await site?.close(); });
+
+const include = {
+  terms: { select: { termId: true, taxonomy: true }, orderBy: { termOrder: 'asc' } },
+  meta: { where: { key: 'footnotes' }, select: { key: true, value: true } },
+};
+
+const shapes: Record<string, () => object> = {
+  'a page of published posts, newest first': () => ({ where: { AND: [{ type: 'post' }, { status: { in: ['publish'] } }] }, orderBy: [{ date: 'desc' }, { id: 'desc' }], skip: 0, take: 3, include }),
+  'the next page, oldest first': () => ({ where: { AND: [{ type: 'post' }, { status: { in: ['publish', 'draft'] } }] }, orderBy: [{ date: 'asc' }, { id: 'asc' }], skip: 2, take: 3, include }),
+  'excluded ids and a date range': () => ({ where: { AND: [{ type: 'post' }, { id: { notIn: [ids[1], ids[2]] } }, { date: { gte: new Date('2024-02-01T00:00:00Z'), lt: new Date('2024-06-01T00:00:00Z') } }] }, orderBy: [{ id: 'desc' }], include }),
+  'ids in a given list': () => ({ where: { id: { in: [ids[3], ids[0], 999_999] } }, include }),
+  'an empty id list': () => ({ where: { id: { in: [] } }, include }),
+  'one row by id with every relation whole': () => ({ where: { id: ids[1] }, include: { terms: true, meta: true } }),
+  'OR and NOT': () => ({ where: { OR: [{ status: 'draft' }, { AND: [{ type: 'page' }, { NOT: { menuOrder: 0 } }] }] }, orderBy: [{ id: 'asc' }] }),
+  'no parent, and a parent': () => ({ where: { AND: [{ type: { in: ['page', 'revision'] } }, { parentId: null }] }, orderBy: [{ id: 'asc' }] }),
+  'rows only, no include': () => ({ where: { type: 'revision' }, orderBy: [{ modified: 'desc' }, { id: 'asc' }] }),
+};
+
+describe('direct content reads', () => {
+  for (const [name, args] of Object.entries(shapes)) {
+    it(`match Prisma: ${name}`, async () => {
+      const before = site.db.statements;
+      const mine = await findContentRows(site.db, args());
+      const statements = site.db.statements - before;
+      const prisma = await site.db.prisma.content.findMany(args() as never);
+      expect(mine).not.toBeNull();
+      expect(mine).toEqual(prisma);
+      // The same statements as Prisma's: the rows, then one per included relation (when any row came back).
+      const relations = Object.keys((args() as { include?: object }).include ?? {}).length;
+      expect(statements).toBe(1 + (prisma.length ? relations : 0));
+      const where = (args() as { where?: object }).where;
+      expect(await countContentRows(site.db, where)).toBe(await site.db.prisma.content.count({ where } as never));
+    });
+  }
+
+  it('answers rows that really are in the database (the comparison is not between two empty lists)', async () => {
+    const rows = await findContentRows(site.db, shapes['a page of published posts, newest first']());
+    expect(rows!.map((r) => r.title)).toEqual(['Direct 4', 'Direct 3', 'Direct 2']);
+    const one = (await findContentRows(site.db, shapes['one row by id with every relation whole']()))![0] as { terms: { termId: number }[]; meta: { value: string }[]; date: Date; dateFloating: boolean };
+    expect(one.terms.map((t) => t.termId)).toContain(category);
+    expect(one.meta.find((m) => m.value.includes('note'))).toBeTruthy();
+    expect(one.date).toBeInstanceOf(Date);
+    expect(typeof one.dateFloating).toBe('boolean');
+  });
+
+  it('steps aside (null) for shapes it does not handle, sending nothing', async () => {
+    const before = site.db.statements;
+    for (const args of [
+      { where: { terms: { some: { termId: { in: [category] } } } } },
+      { where: { title: { contains: 'Direct' } } },
+      { where: { parentId: { notIn: [1] } } },
+      { select: { id: true } },
+      { where: { type: 'post' }, take: -2 },
+      { where: { type: 'post' }, orderBy: [{ parentId: { sort: 'asc', nulls: 'first' } }] },
+      { where: { type: 'post' }, include: { author: true } },
+      { where: { type: 'post' }, distinct: ['slug'] },
+    ]) expect(await findContentRows(site.db, args)).toBeNull();
+    expect(await countContentRows(site.db, { terms: { none: {} } })).toBeNull();
+    expect(site.db.statements - before).toBe(0);
+  });
+});
