@@ -33,6 +33,8 @@ export interface CoreRequest {
   ip?: string;
   /** The request id (X-Request-Id) errors are logged with. */
   id?: string;
+  /** `url` already parsed (against http://localhost) by the caller, so it is parsed once; not changed here. */
+  parsed?: URL;
 }
 
 export interface CoreResponse {
@@ -288,7 +290,7 @@ export function createDispatcher(o: DispatcherOptions) {
   }
 
   async function handle(request: CoreRequest): Promise<CoreResponse> {
-    const url = new URL(request.url, 'http://localhost');
+    const url = request.parsed ?? new URL(request.url, 'http://localhost');
     const query = parseQueryString(url.search);
     const path = routePath(url);
     if (path === null) return finish(request, null, query, errorResult(noRoute()), null);

@@ -166,7 +166,7 @@ export function createHttpServer(app: App): Server {
       return;
     }
     inFlight++;
-    const core = { method: req.method ?? 'GET', url: req.url ?? '/', headers: toHeaders(req), body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
+    const core = { method: req.method ?? 'GET', url: req.url ?? '/', parsed: url, headers: toHeaders(req), body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
     try {
       // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
       const streamed = app.wantsStream(core.method, core.url, req.headers['content-type']);

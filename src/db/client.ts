@@ -170,6 +170,17 @@ const sqliteValue = (v: unknown) => (v instanceof Date ? v.toISOString().replace
  */
 const postgresValue = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 23).replace('T', ' ') : typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
 
+const statementNames = new Map<string, string>();
+/**
+ * A name for a statement text, so each pooled connection prepares it once (PostgreSQL then skips
+ * parsing it again); the first 500 texts of the process get one, later ones run unnamed.
+ */
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < 500) statementNames.set(sql, (name = `direct_${statementNames.size}`));
+  return name;
+}
+
 /**
  * Result parsing for direct reads: `timestamp` (without zone, how Prisma stores DateTime) is UTC,
  * not the process's local time; `int8` (counts) becomes a number.
@@ -420,7 +431,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       if (!pool) await prisma.$connect();
       if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
       count();
-      const result = await pool.query({ text: sql, values: args.map(postgresValue), types: PG_TYPES });
+      const result = await pool.query({ text: sql, values: args.map(postgresValue), types: PG_TYPES, name: statementName(sql) });
       return result.rows;
     },
     async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
