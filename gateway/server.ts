@@ -62,6 +62,33 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * The request's headers as a `Headers`, read from node's parsed headers (names already lower
+ * case): `get` and `has` look there directly, anything else works on a real `Headers` made on
+ * first use. Building one per request (each name and value validated and sorted) cost about as
+ * much as answering a cached read.
+ */
+class IncomingHeaders implements Headers {
+  #real: Headers | null = null;
+  constructor(private readonly req: IncomingMessage) {}
+  #headers(): Headers { return (this.#real ??= toHeaders(this.req)); }
+  get(name: string): string | null {
+    if (this.#real) return this.#real.get(name);
+    const v = this.req.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string): boolean { return this.#real ? this.#real.has(name) : this.req.headers[name.toLowerCase()] !== undefined; }
+  set(name: string, value: string): void { this.#headers().set(name, value); }
+  append(name: string, value: string): void { this.#headers().append(name, value); }
+  delete(name: string): void { this.#headers().delete(name); }
+  getSetCookie(): string[] { return this.#headers().getSetCookie(); }
+  forEach(fn: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void { this.#headers().forEach((v, k) => fn.call(thisArg, v, k, this)); }
+  entries() { return this.#headers().entries(); }
+  keys() { return this.#headers().keys(); }
+  values() { return this.#headers().values(); }
+  [Symbol.iterator]() { return this.#headers()[Symbol.iterator](); }
+}
+
 /** The HTML sign-in pages: low traffic, so they go through a fetch Request. */
 async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse, ip: string | undefined): Promise<void> {
   try {
@@ -166,7 +193,7 @@ export function createHttpServer(app: App): Server {
       return;
     }
     inFlight++;
-    const core = { method: req.method ?? 'GET', url: req.url ?? '/', parsed: url, headers: toHeaders(req), body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
+    const core = { method: req.method ?? 'GET', url: req.url ?? '/', parsed: url, headers: new IncomingHeaders(req) as Headers, body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
     try {
       // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
       const streamed = app.wantsStream(core.method, core.url, req.headers['content-type']);
