@@ -538,11 +538,12 @@ export function trimWords(text: string, numWords = 55, more = '&hellip;'): strin
 }
 
 /** wp_trim_excerpt() for an empty excerpt: the content run through the_content, then trimmed. */
-function generateExcerpt(rawContent: string, words: number): string {
+function generateExcerpt(rawContent: string, words: number, renderedContent?: () => string): string {
   // excerpt_remove_blocks() renders the blocks, and the_content then runs with
   // do_blocks unhooked, so wpautop is not skipped here even for block content.
-  let text = hasBlocks(rawContent) ? renderStaticBlocks(rawContent) : rawContent;
-  text = capitalPDangit(autop(texturize(text)));
+  // Without blocks that is renderContent's own work: its result is taken when the caller has it.
+  const blocks = hasBlocks(rawContent);
+  let text = !blocks && renderedContent ? renderedContent() : capitalPDangit(autop(texturize(blocks ? renderStaticBlocks(rawContent) : rawContent)));
   text = replaceAll(text, ']]>', ']]&gt;');
   return trimWords(text, words, EXCERPT_MORE);
 }
@@ -552,8 +553,9 @@ function generateExcerpt(rawContent: string, words: number): string {
  * used as is; otherwise one is generated from the content (`words` words,
  * default 55, plus ' [&hellip;]' when cut). Either way it is then texturized,
  * convert_chars'ed and wpautop'ed, e.g. '<p>w0 … w54 [&hellip;]</p>\n'.
+ * `renderedContent`, when given, must answer renderContent(rawContent) (a cached copy).
  */
-export function renderExcerpt(rawExcerpt: string, rawContent: string, words = 55): string {
-  const excerpt = phpTrim(rawExcerpt) === '' ? generateExcerpt(rawContent, words) : rawExcerpt;
+export function renderExcerpt(rawExcerpt: string, rawContent: string, words = 55, renderedContent?: () => string): string {
+  const excerpt = phpTrim(rawExcerpt) === '' ? generateExcerpt(rawContent, words, renderedContent) : rawExcerpt;
   return autop(convertChars(texturize(excerpt)));
 }

@@ -103,7 +103,7 @@ const postFields: Record<string, FieldDef> = {
     resolve: (p: Row, args: { length?: number | null }, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
       const length = args.length ?? 55;
-      return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length)), ctx, p, locked), isProtected: !!p.password };
+      return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length, () => cachedRender('content', p.content, () => renderContent(p.content)))), ctx, p, locked), isProtected: !!p.password };
     },
   },
   author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
