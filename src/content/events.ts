@@ -42,11 +42,15 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
     await tx.$executeRaw`SELECT pg_notify(${CONTENT_EVENTS_CHANNEL}, ${JSON.stringify(e)})`;
     return;
   }
-  const row = await tx.contentEvent.create({
-    data: { action: e.action, type: e.type, contentId: e.id, status: e.status, previousStatus: e.previousStatus, authorId: e.authorId, parentId: e.parentId },
-    select: { id: true },
-  });
-  if (row.id % PRUNE_EVERY === 0) await tx.contentEvent.deleteMany({ where: { id: { lte: row.id - KEEP } } });
+  // Hand-written: it runs in every write transaction, where a model query's client time (about
+  // 0.4 ms, against 0.06 ms for the statement) holds the write lock. `created` is bound as the
+  // model's default (now, to the millisecond) would be.
+  const rows = await tx.$queryRawUnsafe<{ id: number | bigint }[]>(
+    'INSERT INTO "ContentEvent" ("action", "type", "contentId", "status", "previousStatus", "authorId", "parentId", "created") VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"',
+    e.action, e.type, e.id, e.status, e.previousStatus, e.authorId, e.parentId, new Date(),
+  );
+  const id = Number(rows[0].id);
+  if (id % PRUNE_EVERY === 0) await tx.contentEvent.deleteMany({ where: { id: { lte: id - KEEP } } });
 }
 
 type Listener = (e: ContentEvent) => void;

@@ -17,9 +17,10 @@ import type PrismaTypes from '../../generated/pothos-types.js';
 type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
 import {
   checkDelete, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
-  orderedPageIds, readableRows, saveContent, trashContent,
-  type ContentInput, type ListFilter, type ListPaging,
+  orderedPageIds, readableRows, saveContent, trashContent, createdAsRead,
+  type ContentInput, type ListFilter, type ListPaging, type WrittenContent,
 } from './service.js';
+import { primeNoRevisions, primeTermSlugs } from './objects.js';
 
 interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null; total?: number }
 
@@ -170,7 +171,15 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
       description: `Creates a ${lower} (status draft unless given).`,
       args: { input: t.arg({ type: d.input, required: true, description: 'Fields.' }) },
       resolve: async (query, _root, args, ctx) => {
-        const id = await saveContent(ctx, d.type, null, args.input as ContentInput);
+        // The answer is made from what was written when that is all it shows (no read back).
+        const written: { row?: WrittenContent } = {};
+        const id = await saveContent(ctx, d.type, null, args.input as ContentInput, { written });
+        const row = written.row && createdAsRead(query as never, written.row);
+        if (row) {
+          primeNoRevisions(ctx, id);
+          primeTermSlugs(ctx, written.row!.termSlugs);
+          return row as never;
+        }
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id } });
       },
     }) }),

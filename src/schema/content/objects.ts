@@ -70,6 +70,15 @@ export function textValue(raw: string, rendered: string, ctx: Context, row: Cont
  * several autosaves needs a second look at which is newest.
  */
 export function revisionStats(ctx: Context, id: number) {
+  return revisionStatsLoader(ctx).load(id);
+}
+
+/** A new item has no revisions yet: its answer needs no grouped query for them. */
+export function primeNoRevisions(ctx: Context, id: number): void {
+  revisionStatsLoader(ctx).prime(id, { count: 0, latest: null });
+}
+
+function revisionStatsLoader(ctx: Context) {
   return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
     const groups = await revisionGroups(ctx, [...ids]);
     const crowded = groups.filter((g) => g.type === 'autosave' && g._count._all > 1).map((g) => g.parentId!);
@@ -88,7 +97,7 @@ export function revisionStats(ctx: Context, id: number) {
       }
       return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: latest?.id ?? null };
     });
-  }).load(id);
+  });
 }
 
 type RevisionGroup = { parentId: number | null; type: string; _count: { _all: number }; _max: { id: number | null; date: Date | null } };
@@ -133,11 +142,21 @@ const slugs = versionCache<string | null>(5000);
  * A transaction's handle has its own entries (versionCache keys by handle).
  */
 function termSlug(ctx: Context, id: number): Promise<string | null> {
-  return slugs(ctx.db, String(id), () => ctx.loader<number, string | null>('termSlug', async (ids) => {
+  return slugs(ctx.db, String(id), () => termSlugLoader(ctx).load(id));
+}
+
+function termSlugLoader(ctx: Context) {
+  return ctx.loader<number, string | null>('termSlug', async (ids) => {
     const rows = await ctx.prisma.term.findMany({ where: { id: { in: [...ids] } }, select: { id: true, slug: true } });
     const byId = new Map(rows.map((r) => [r.id, r.slug]));
     return ids.map((i) => byId.get(i) ?? null);
-  }).load(id));
+  });
+}
+
+/** Slugs of terms a write of this request read in its transaction: its answer asks for them again. */
+export function primeTermSlugs(ctx: Context, terms: { id: number; slug: string }[]): void {
+  const loader = termSlugLoader(ctx);
+  for (const t of terms) loader.prime(t.id, t.slug);
 }
 
 /** CSS classes as a theme's post_class() gives them. */
