@@ -226,12 +226,17 @@ export function createDispatcher(o: DispatcherOptions) {
 
   /** A transaction client whose own `$transaction` joins it (Prisma cannot nest transactions). */
   function joined(tx: unknown): Db['prisma'] {
+    const transaction = async (arg: unknown) => (typeof arg === 'function' ? (arg as (t: unknown) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
+    // What the transaction's client answers for a name does not change while it lasts: asked
+    // once (its own lookups go through Prisma's proxy, several per model call of every item).
+    const seen = new Map<PropertyKey, unknown>();
     const proxy: unknown = new Proxy(tx as object, {
       get(target, prop, receiver) {
-        if (prop === '$transaction') {
-          return async (arg: unknown) => (typeof arg === 'function' ? (arg as (t: unknown) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
-        }
-        return Reflect.get(target, prop, receiver);
+        if (prop === '$transaction') return transaction;
+        if (seen.has(prop)) return seen.get(prop);
+        const value = Reflect.get(target, prop, receiver);
+        seen.set(prop, value);
+        return value;
       },
     });
     return proxy as Db['prisma'];
