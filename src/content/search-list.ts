@@ -34,11 +34,13 @@ function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<numb
 
 /**
  * How a search page is cut on SQLite. `drive`: from the full-text matches, then ordered: its cost
- * follows the number of matches (a word in most of a million posts: seconds). `walk`: down the
- * (type, status, date, id) index in the list's order, each row tested against the full-text index
- * with word queries (a correlated EXISTS), stopping once the page is full: its cost follows the
- * rows passed over, about (offset + page size) × (rows in scope) / matches. Both give the same
- * rows; the cheaper is chosen from the cached totals. PostgreSQL's planner makes its own choice.
+ * follows the number of matches (a word in most of a million posts: seconds). The walk (newest
+ * first by date only): the first rows of the list down the (type, status, date, id) index, then
+ * those of them the full-text index holds, with one word query bounded to their ids' range; its
+ * cost follows the rows read, about (offset + page size) × (rows in scope) / matches. Same rows
+ * either way (a walk that reads too few rows to fill the page falls back to `drive`). `walk` as a
+ * plan of `build` is the row-by-row test (a correlated EXISTS), used to count the excluded ids.
+ * PostgreSQL's planner makes its own choice.
  */
 export type ListPlan = 'drive' | 'walk';
 
@@ -46,19 +48,22 @@ export type ListPlan = 'drive' | 'walk';
 export const listPlans = {
   /** Below this many matches the drive plan is cheap whatever the site's size: no plan choice. */
   minMatches: 2000,
-  /** Cost of testing one walked row against the full-text index, in matches driven (measured). */
-  searchWalkCost: 150,
+  /** The walk reads `walkFactor` × the rows it should pass over, plus `walkBase` (recent rows may match less). */
+  walkFactor: 2,
+  walkBase: 1000,
+  /** A row walked costs about 1/walkRowCost of a match driven (an index entry against a row read and sorted). */
+  walkRowCost: 4,
   /** Most words a prefix may stand for in the walk plan's exact-word query. */
   maxExpansion: 16,
 };
 
 /**
- * Whether walking the list's order is cheaper than driving from `total` matches among `scope`
- * rows: the walk passes over about (skip + take) × scope / total rows.
+ * Rows the walk reads for a page: it passes over about (skip + take) × scope / total rows when the
+ * matches are spread evenly, times `walkFactor`, plus `walkBase`.
  */
-export function walkIsCheaper(total: number, scope: number, skip: number, take: number, rowCost: number): boolean {
-  if (total <= 0) return false;
-  return ((skip + take) * scope * rowCost) / total < total;
+export function walkRows(total: number, scope: number, skip: number, take: number): number {
+  if (total <= 0) return Number.MAX_SAFE_INTEGER;
+  return Math.ceil(((skip + take) * scope * listPlans.walkFactor) / total) + listPlans.walkBase;
 }
 
 export interface SearchPlanInput {
@@ -88,7 +93,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
    * The statement's FROM and WHERE for a plan. `withExclude`: the `exclude` id list as NOT IN;
    * `excludedIn`: those ids as IN instead (the part of the total they take away).
    */
-  const build = (plan: ListPlan, params: unknown[], opts: { withExclude?: boolean; excludedIn?: boolean; match?: string } = {}): Built => {
+  const build = (plan: ListPlan | 'scan', params: unknown[], opts: { withExclude?: boolean; excludedIn?: boolean; match?: string } = {}): Built => {
     const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
     const list = (values: unknown[]) => values.map(p).join(', ');
     const when = (d: Date) => (pg ? d : d.toISOString().replace('Z', '+00:00'));
@@ -105,7 +110,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
       and.push(`${col('type')} IN ('post', 'page', 'attachment')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
     } else if (plan === 'walk') {
       and.push(`EXISTS (SELECT 1 FROM content_fts WHERE content_fts MATCH ${p(opts.match ?? match)} AND content_fts.rowid = c."id")`);
-    } else {
+    } else if (plan === 'drive') {
       from = `content_fts JOIN "Content" c ON c."id" = content_fts.rowid`;
       and.push(`content_fts MATCH ${p(opts.match ?? match)}`);
     }
@@ -161,14 +166,32 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
     if (!pg && total > listPlans.minMatches) walkMatch = await exactWords(ctx, include, exclude, fields);
   }
 
-  let plan: ListPlan = 'drive';
-  if (walkMatch && planning.scope && walkable(o, f, site) && walkIsCheaper(total, await planning.scope(), skip, take, listPlans.searchWalkCost)) plan = 'walk';
-  const params: unknown[] = [];
-  const b = build(plan, params, { withExclude: true, match: plan === 'walk' ? walkMatch! : undefined });
-  const order = orderSql(params);
-  const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
-  const pageSql = `SELECT c."id" AS id FROM ${b.from} WHERE ${b.where} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`;
-  const rows = await ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(pageSql, ...params);
+  const drivePage = () => {
+    const params: unknown[] = [];
+    const b = build('drive', params, { withExclude: true });
+    const order = orderSql(params);
+    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    return ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(`SELECT c."id" AS id FROM ${b.from} WHERE ${b.where} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`, ...params);
+  };
+  let rows: { id: number | bigint }[] | null = null;
+  if (walkMatch && planning.scope && walkable(o, f, site)) {
+    const cap = walkRows(total, await planning.scope(), skip, take);
+    if (cap < total * listPlans.walkRowCost) {
+      // The first `cap` rows of the list in its order (index only), then the matches among them:
+      // one full-text query bounded to their ids' range. Exact when it fills the page, or when
+      // the page it gives ends the list (the total says so); otherwise cut from the matches.
+      const params: unknown[] = [];
+      const b = build('scan', params, { withExclude: true });
+      const p = (value: unknown) => { params.push(value); return '?'; };
+      const dir = o.order === 'asc' ? 'ASC' : 'DESC';
+      const sql = `WITH w AS (SELECT c."id" AS id, c."date" AS date FROM ${b.from} WHERE ${b.where} ORDER BY c."date" ${dir}, c."id" ${dir} LIMIT ${p(cap)}) `
+        + `SELECT w.id AS id FROM w WHERE w.id IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${p(walkMatch)} AND rowid BETWEEN (SELECT MIN(id) FROM w) AND (SELECT MAX(id) FROM w)) `
+        + `ORDER BY w.date ${dir}, w.id ${dir} LIMIT ${p(take)} OFFSET ${p(skip)}`;
+      const walked = await ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(sql, ...params);
+      if (walked.length === take || skip + walked.length === total) rows = walked;
+    }
+  }
+  rows ??= await drivePage();
   return { ids: rows.map((r) => Number(r.id)), total };
 }
 
