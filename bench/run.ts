@@ -6,7 +6,7 @@
 //   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, --only=writes for the write
 //   scenarios alone (creates through batch/v1 and single creates), and --ports=N to use ports N, N+1, …)
 //
-// Results: a table on stdout and bench/results-<db>.json. The service runs as `npm start` runs
+// Results: a table on stdout and bench/results-<db>.json (-<posts>.json for other sizes than 10,000). The service runs as `npm start` runs
 // it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
 // .ts entry runs under tsx) to try the harness against a stand-in.
 import autocannon from 'autocannon';
@@ -21,7 +21,7 @@ import { recreateDatabase, seed } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
 import { formatMemory, sampleMemory, type ProcessMemory } from './processes.js';
-import { forSiteSize, scaleScenarios } from './scale.js';
+import { forSiteSize, scaleScenarios, scaleTargets, SCALE_POSTS_REFERENCE } from './scale.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { buildService } from '../scripts/build.mjs';
 import { targets } from './targets.js';
@@ -613,6 +613,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     await stopProc(bare);
     for (const r of rows) r.ratioToBare = bareRow.reqPerSec ? r.reqPerSec / bareRow.reqPerSec : undefined;
     readTargets(targets, kind, rows);
+    scaleTargets(targets, kind, opts.posts, rows, readResults(kind, SCALE_POSTS_REFERENCE));
     serviceTargets(targets, kind, {
       batches: batches[kind], single: singles[kind], firstAnswerMs: firstAnswer[kind],
       processes: [...rows.filter((r) => r.server === 'service').map((r) => r.processes), uploads[kind]?.processes],
@@ -814,6 +815,16 @@ function printTable(kind: string, rows: Row[]): void {
   ].join('\n'));
 }
 
+/** bench/results-<db>.json for the usual 10,000 posts, bench/results-<db>-<posts>.json for other sizes. */
+function resultsFile(kind: string, posts: number): string {
+  return posts === SCALE_POSTS_REFERENCE ? `bench/results-${kind}.json` : `bench/results-${kind}-${posts}.json`;
+}
+
+/** A previous run's results of `kind` at `posts` posts, if there is one. */
+function readResults(kind: string, posts: number): { posts?: number; scenarios?: Row[] } | null {
+  try { return JSON.parse(readFileSync(join(ROOT, resultsFile(kind, posts)), 'utf8')); } catch { return null; }
+}
+
 async function main(): Promise<void> {
   const kinds: ('sqlite' | 'postgres')[] = opts.db === 'both' ? ['sqlite', 'postgres'] : [opts.db as 'sqlite' | 'postgres'];
   const started = Date.now();
@@ -821,7 +832,7 @@ async function main(): Promise<void> {
   for (const kind of kinds) {
     const rows = await benchDatabase(kind);
     all[kind] = rows;
-    const file = join(ROOT, `bench/results-${kind}.json`);
+    const file = join(ROOT, resultsFile(kind, opts.posts));
     writeFileSync(file, JSON.stringify({
       database: kind, date: new Date().toISOString(), node: process.version,
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
@@ -832,7 +843,7 @@ async function main(): Promise<void> {
   }
   for (const kind of kinds) printTable(kind, all[kind]);
   targets.print();
-  console.log(`\nresults: ${kinds.map((k) => `bench/results-${k}.json`).join(', ')} (total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(`\nresults: ${kinds.map((k) => resultsFile(k, opts.posts)).join(', ')} (total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
 main().then(() => {

@@ -34,7 +34,8 @@ export function scaleScenarios(ids: number[], categoryId = 1): ScaleScenario[] {
     return { name, next: () => ({ method: 'GET', path: `${LIST}${query}&exclude=${next()}${++n > ids.length ? `&pass=${Math.floor(n / ids.length)}` : ''}` }), check: checkPage };
   };
   const out: ScaleScenario[] = [];
-  if (ids.length >= 10_010) out.push(cold('rest page 1000 cold', '&page=1000'));
+  // Page 1,000 exists from 10,000 posts on (one of them excluded, its last page holds 9).
+  if (ids.length >= 10_000) out.push(cold('rest page 1000 cold', '&page=1000'));
   out.push(
     cold('rest category cold', `&categories=${categoryId}`),
     cold('rest search common cold', `&search=${COMMON_WORD}`),
@@ -57,4 +58,40 @@ export function forSiteSize<S extends { name: string; connections?: number }>(sc
   if (posts < 100_000) return scenarios;
   const slow = (s: S) => /search|filtered/.test(s.name);
   return [...scenarios.filter((s) => !slow(s)), ...scenarios.filter(slow).map((s) => ({ ...s, connections: SEARCH_CONNECTIONS }))];
+}
+
+/** The scenarios a large site's figures are held to against the same ones at 10,000 posts. */
+export const SCALE_SCENARIOS = ['rest list cold', 'rest page 1000 cold', 'rest category cold', 'rest search common cold', 'rest search rare cold'];
+/** Sites from this size on are compared with the 10,000-post figures. */
+export const SCALE_FROM = 100_000;
+export const SCALE_POSTS_REFERENCE = 10_000;
+export const SCALE_GOAL = 1.5;
+
+interface ThroughputRow { scenario: string; server: string; requests: number; reqPerSec: number }
+
+/**
+ * The flat-at-scale targets (issue 15): each scenario's throughput at this size within SCALE_GOAL×
+ * of its throughput at 10,000 posts (value: req/s at 10,000 ÷ req/s now), read from `reference`
+ * (the results file of a 10,000-post run of the same database; a run of another size writes its
+ * own file, so the reference stays). Requests per second, not latency: from 100,000 posts on the
+ * full-text scenarios run with 2 connections instead of 32, and with every connection busy the
+ * rate follows the work per request whatever the number of connections, the latency does not.
+ */
+export function scaleTargets(targets: { add(t: { db: string; name: string; value: number | undefined; goal: number; better: 'higher' | 'lower'; unit: string; note?: string }): unknown }, db: string, posts: number, rows: ThroughputRow[], reference: { posts?: number; scenarios?: ThroughputRow[] } | null): void {
+  if (posts < SCALE_FROM) return;
+  const usable = reference?.posts === SCALE_POSTS_REFERENCE ? reference : null;
+  const rate = (list: ThroughputRow[] | undefined, scenario: string) => {
+    // Large sites run the full-text scenarios with fewer connections: "<name> (2 conn.)".
+    const r = list?.find((x) => (x.scenario === scenario || x.scenario.startsWith(`${scenario} (`)) && x.server === 'service' && x.requests > 0);
+    return r?.reqPerSec;
+  };
+  for (const scenario of SCALE_SCENARIOS) {
+    const now = rate(rows, scenario);
+    const then = rate(usable?.scenarios, scenario);
+    targets.add({
+      db, name: `${db} ${scenario.replace(/^rest /, '')}: req/s at 10,000 ÷ at ${posts.toLocaleString('en-US')}`,
+      value: now && then ? then / now : undefined, goal: SCALE_GOAL, better: 'lower', unit: '×',
+      note: !usable ? 'no 10,000-post results of this database (run `npm run bench` first)' : `${then?.toFixed(0) ?? '—'} vs ${now?.toFixed(0) ?? '—'} req/s`,
+    });
+  }
 }

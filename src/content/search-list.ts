@@ -32,47 +32,173 @@ function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<numb
   return counts(ctx.db, key, () => ctx.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql, ...params).then((r) => Number(r[0]?.n ?? 0)));
 }
 
-export async function searchPage(ctx: Context, site: SiteSettings, type: string, f: SearchListFilter, o: SearchListOrder, skip: number, take: number): Promise<{ ids: number[]; total: number }> {
-  const pg = ctx.db.provider === 'postgres';
-  const params: unknown[] = [];
-  const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
-  const list = (values: unknown[]) => values.map(p).join(', ');
-  const when = (d: Date) => (pg ? d : d.toISOString().replace('Z', '+00:00'));
-  const col = (name: string) => `c."${name}"`;
+/**
+ * How a search page is cut on SQLite. `drive`: from the full-text matches, then ordered: its cost
+ * follows the number of matches (a word in most of a million posts: seconds). The walk (newest
+ * first by date only): the first rows of the list down the (type, status, date, id) index, then
+ * those of them the full-text index holds, with one word query bounded to their ids' range; its
+ * cost follows the rows read, about (offset + page size) × (rows in scope) / matches. Same rows
+ * either way (a walk that reads too few rows to fill the page falls back to `drive`). `walk` as a
+ * plan of `build` is the row-by-row test (a correlated EXISTS), used to count the excluded ids.
+ * PostgreSQL's planner makes its own choice.
+ */
+export type ListPlan = 'drive' | 'walk';
 
+/** Plan constants, exported for the tests (which set `minMatches` to 0 to try both plans on small sites). */
+export const listPlans = {
+  /** Below this many matches the drive plan is cheap whatever the site's size: no plan choice. */
+  minMatches: 2000,
+  /** The walk reads `walkFactor` × the rows it should pass over, plus `walkBase` (recent rows may match less). */
+  walkFactor: 2,
+  walkBase: 1000,
+  /** A row walked costs about 1/walkRowCost of a match driven (an index entry against a row read and sorted). */
+  walkRowCost: 4,
+  /** Most words a prefix may stand for in the walk plan's exact-word query. */
+  maxExpansion: 16,
+};
+
+/**
+ * Rows the walk reads for a page: it passes over about (skip + take) × scope / total rows when the
+ * matches are spread evenly, times `walkFactor`, plus `walkBase`.
+ */
+export function walkRows(total: number, scope: number, skip: number, take: number): number {
+  if (total <= 0) return Number.MAX_SAFE_INTEGER;
+  return Math.ceil(((skip + take) * scope * listPlans.walkFactor) / total) + listPlans.walkBase;
+}
+
+export interface SearchPlanInput {
+  /** Rows the list's other filters leave (no full-text match): for the plan choice. */
+  scope?: () => Promise<number>;
+}
+
+interface Built { from: string; where: string; params: unknown[] }
+
+/** SQLite's full-text query of the include/exclude phrases: `{columns} : (…)`. */
+function ftsPhrase(w: string[]): string {
+  return `"${w.join(' ').replace(/"/g, '""')}"*`;
+}
+
+export async function searchPage(ctx: Context, site: SiteSettings, type: string, f: SearchListFilter, o: SearchListOrder, skip: number, take: number, planning: SearchPlanInput = {}): Promise<{ ids: number[]; total: number }> {
+  const pg = ctx.db.provider === 'postgres';
   const terms = parseSearch(f.search);
   const include = terms.include.map(words).filter((w) => w.length);
   const exclude = terms.exclude.map(words).filter((w) => w.length);
   if (!include.length) return { ids: [], total: 0 };
   const columns = (f.searchColumns?.length ? f.searchColumns.map((c) => SEARCH_COLUMNS[c]).filter(Boolean) : ['title', 'excerpt', 'content']) as SearchColumn[];
+  const fields = `{${columns.join(' ')}}`;
+  let match = `${fields} : (${include.map(ftsPhrase).join(' AND ')})`;
+  if (exclude.length) match += ` NOT ${fields} : (${exclude.map(ftsPhrase).join(' OR ')})`;
 
-  let from = `"Content" c`;
-  const and: string[] = [];
-  let rank = '0';
-  if (pg) {
-    const anyColumn = (w: string[]) => {
-      const q = `to_tsquery('simple', ${p(w.map((x) => `${x}:*`).join(' <-> '))})`;
-      return `(${columns.map((c) => `to_tsvector('simple', ${col(c)}) @@ ${q}`).join(' OR ')})`;
+  /**
+   * The statement's FROM and WHERE for a plan. `withExclude`: the `exclude` id list as NOT IN;
+   * `excludedIn`: those ids as IN instead (the part of the total they take away).
+   */
+  const build = (plan: ListPlan | 'scan', params: unknown[], opts: { withExclude?: boolean; excludedIn?: boolean; match?: string } = {}): Built => {
+    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const list = (values: unknown[]) => values.map(p).join(', ');
+    const when = (d: Date) => (pg ? d : d.toISOString().replace('Z', '+00:00'));
+    const col = (name: string) => `c."${name}"`;
+    let from = `"Content" c`;
+    const and: string[] = [];
+    if (pg) {
+      const anyColumn = (w: string[]) => {
+        const q = `to_tsquery('simple', ${p(w.map((x) => `${x}:*`).join(' <-> '))})`;
+        return `(${columns.map((c) => `to_tsvector('simple', ${col(c)}) @@ ${q}`).join(' OR ')})`;
+      };
+      // The predicate of the GIN indexes (migration media_search), repeated word for word so the
+      // planner can use them; a content type made searchable later needs a migration for its rows.
+      and.push(`${col('type')} IN ('post', 'page', 'attachment')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
+    } else if (plan === 'walk') {
+      and.push(`EXISTS (SELECT 1 FROM content_fts WHERE content_fts MATCH ${p(opts.match ?? match)} AND content_fts.rowid = c."id")`);
+    } else if (plan === 'drive') {
+      from = `content_fts JOIN "Content" c ON c."id" = content_fts.rowid`;
+      and.push(`content_fts MATCH ${p(opts.match ?? match)}`);
+    }
+    and.push(`${col('type')} = ${p(type)}`);
+    and.push(`${col('status')} IN (${list(f.statuses)})`);
+    if (f.include?.length) and.push(`${col('id')} IN (${list(f.include)})`);
+    if (f.exclude?.length && opts.withExclude) and.push(`${col('id')} NOT IN (${list(f.exclude)})`);
+    if (f.exclude?.length && opts.excludedIn) and.push(`${col('id')} IN (${list(f.exclude)})`);
+    filterClauses(f, site, and, p, list, when, col);
+    return { from, where: and.join(' AND '), params };
+  };
+
+  // Bound after the filters so the count statement carries exactly its own parameters.
+  const orderSql = (params: unknown[]) => {
+    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const list = (values: unknown[]) => values.map(p).join(', ');
+    const col = (name: string) => `c."${name}"`;
+    let rank = '0';
+    if (o.orderby === 'relevance') {
+      if (pg) {
+        const weighted = `setweight(to_tsvector('simple', ${col('title')}), 'A') || setweight(to_tsvector('simple', ${col('excerpt')}), 'B') || setweight(to_tsvector('simple', ${col('content')}), 'C')`;
+        rank = `ts_rank(${weighted}, to_tsquery('simple', ${p(include.map((w) => `(${w.map((x) => `${x}:*`).join(' <-> ')})`).join(' & '))}))`;
+      } else rank = '-bm25(content_fts, 10.0, 5.0, 1.0)';
+    }
+    const dir = o.order === 'asc' ? 'ASC' : 'DESC';
+    const orderColumn: Record<string, string> = {
+      date: col('date'), id: col('id'), modified: col('modified'), title: `LOWER(${col('title')})`, slug: col('slug'),
+      author: col('authorId'), parent: `COALESCE(${col('parentId')}, 0)`, menu_order: col('menuOrder'), relevance: rank,
     };
-    // The predicate of the GIN indexes (migration media_search), repeated word for word so the
-    // planner can use them; a content type made searchable later needs a migration for its rows.
-    and.push(`${col('type')} IN ('post', 'page', 'attachment')`, ...include.map(anyColumn), ...exclude.map((w) => `NOT ${anyColumn(w)}`));
+    const order: string[] = [];
+    if (o.ignoreSticky === false && site.stickyPosts.length) order.push(`CASE WHEN ${col('id')} IN (${list(site.stickyPosts)}) THEN 0 ELSE 1 END`);
+    if (o.orderby === 'include' && o.include?.length) order.push(`CASE ${col('id')} ${o.include.map((id, i) => `WHEN ${p(id)} THEN ${i}`).join(' ')} END`);
+    else if (o.orderby === 'include_slugs' && o.slug?.length) order.push(`CASE ${col('slug')} ${o.slug.map((s, i) => `WHEN ${p(s)} THEN ${i}`).join(' ')} END`);
+    else order.push(`${orderColumn[o.orderby] ?? col('date')} ${dir}`);
+    order.push(`${col('id')} ${dir}`);
+    return order.join(', ');
+  };
+
+  // The total: (matches without the exclude list, cached) − (excluded ids that match), on both
+  // databases (a million-post full-text count takes seconds on SQLite, minutes on PostgreSQL). Past
+  // `minMatches` on SQLite, the prefixes are looked up as words (exactWords): the excluded ids and
+  // a walk are then tested row by row with word queries.
+  const countOf = (b: Built) => cachedCount(ctx, `SELECT COUNT(*) AS n FROM ${b.from} WHERE ${b.where}`, b.params);
+  let total: number;
+  let walkMatch: string | null = null;
+  if (f.exclude?.length) {
+    const all = await countOf(build('drive', []));
+    if (!pg && all > listPlans.minMatches) walkMatch = await exactWords(ctx, include, exclude, fields);
+    const gone = await countOf(walkMatch ? build('walk', [], { excludedIn: true, match: walkMatch }) : build('drive', [], { excludedIn: true }));
+    total = all - gone;
   } else {
-    const phrase = (w: string[]) => `"${w.join(' ').replace(/"/g, '""')}"*`;
-    let match = `{${columns.join(' ')}} : (${include.map(phrase).join(' AND ')})`;
-    if (exclude.length) match += ` NOT {${columns.join(' ')}} : (${exclude.map(phrase).join(' OR ')})`;
-    from = `content_fts JOIN "Content" c ON c."id" = content_fts.rowid`;
-    and.push(`content_fts MATCH ${p(match)}`);
-    if (o.orderby === 'relevance') rank = '-bm25(content_fts, 10.0, 5.0, 1.0)';
+    total = await countOf(build('drive', [], { withExclude: true }));
+    if (!pg && total > listPlans.minMatches) walkMatch = await exactWords(ctx, include, exclude, fields);
   }
 
-  and.push(`${col('type')} = ${p(type)}`);
-  and.push(`${col('status')} IN (${list(f.statuses)})`);
-  if (f.include?.length) and.push(`${col('id')} IN (${list(f.include)})`);
-  // `exclude` is kept apart so the count without it can be shared (and cached) across exclude lists.
-  const excludeAt = f.exclude?.length ? and.length : -1;
-  const firstExcludeParam = params.length;
-  if (f.exclude?.length) and.push(`${col('id')} NOT IN (${list(f.exclude)})`);
+  const drivePage = () => {
+    const params: unknown[] = [];
+    const b = build('drive', params, { withExclude: true });
+    const order = orderSql(params);
+    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    return ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(`SELECT c."id" AS id FROM ${b.from} WHERE ${b.where} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`, ...params);
+  };
+  let rows: { id: number | bigint }[] | null = null;
+  if (walkMatch && planning.scope && walkable(o, f, site)) {
+    const cap = walkRows(total, await planning.scope(), skip, take);
+    if (cap < total * listPlans.walkRowCost) {
+      // The first `cap` rows of the list in its order (index only), then the matches among them:
+      // one full-text query bounded to their ids' range. Exact when it fills the page, or when
+      // the page it gives ends the list (the total says so); otherwise cut from the matches.
+      const params: unknown[] = [];
+      const b = build('scan', params, { withExclude: true });
+      const p = (value: unknown) => { params.push(value); return '?'; };
+      const dir = o.order === 'asc' ? 'ASC' : 'DESC';
+      const sql = `WITH w AS (SELECT c."id" AS id, c."date" AS date FROM ${b.from} WHERE ${b.where} ORDER BY c."date" ${dir}, c."id" ${dir} LIMIT ${p(cap)}) `
+        + `SELECT w.id AS id FROM w WHERE w.id IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${p(walkMatch)} AND rowid BETWEEN (SELECT MIN(id) FROM w) AND (SELECT MAX(id) FROM w)) `
+        + `ORDER BY w.date ${dir}, w.id ${dir} LIMIT ${p(take)} OFFSET ${p(skip)}`;
+      const walked = await ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(sql, ...params);
+      if (walked.length === take || skip + walked.length === total) rows = walked;
+    }
+  }
+  rows ??= await drivePage();
+  return { ids: rows.map((r) => Number(r.id)), total };
+}
+
+type Bind = (value: unknown) => string;
+
+/** The filters besides type, status, include and exclude, as SQL conditions on `c`. */
+function filterClauses(f: SearchListFilter, site: SiteSettings, and: string[], p: Bind, list: (values: unknown[]) => string, when: (d: Date) => unknown, col: (name: string) => string): void {
   if (f.author?.length) and.push(`${col('authorId')} IN (${list(f.author)})`);
   if (f.authorExclude?.length) and.push(`${col('authorId')} NOT IN (${list(f.authorExclude)})`);
   if (f.slug?.length) and.push(`${col('slug')} IN (${list(f.slug)})`);
@@ -90,41 +216,45 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
   const has = (ids: number[]) => `EXISTS (SELECT 1 FROM "TermRelationship" t WHERE t."contentId" = c."id" AND t."termId" IN (${list(ids)}))`;
   const tax = f.tax.map((t) => (t.mode === 'none' ? `NOT ${has(t.ids)}` : t.mode === 'all' ? `(${t.ids.map((id) => has([id])).join(' AND ')})` : has(t.ids)));
   if (tax.length) and.push(`(${tax.join(f.taxRelation === 'OR' ? ' OR ' : ' AND ')})`);
-
-  const where = and.join(' AND ');
-  const countParams = [...params];
-  // Bound after the filters so the count statement carries exactly its own parameters.
-  if (pg && o.orderby === 'relevance') {
-    const weighted = `setweight(to_tsvector('simple', ${col('title')}), 'A') || setweight(to_tsvector('simple', ${col('excerpt')}), 'B') || setweight(to_tsvector('simple', ${col('content')}), 'C')`;
-    rank = `ts_rank(${weighted}, to_tsquery('simple', ${p(include.map((w) => `(${w.map((x) => `${x}:*`).join(' <-> ')})`).join(' & '))}))`;
-  }
-  const dir = o.order === 'asc' ? 'ASC' : 'DESC';
-  const orderColumn: Record<string, string> = {
-    date: col('date'), id: col('id'), modified: col('modified'), title: `LOWER(${col('title')})`, slug: col('slug'),
-    author: col('authorId'), parent: `COALESCE(${col('parentId')}, 0)`, menu_order: col('menuOrder'), relevance: rank,
-  };
-  const order: string[] = [];
-  if (o.ignoreSticky === false && site.stickyPosts.length) order.push(`CASE WHEN ${col('id')} IN (${list(site.stickyPosts)}) THEN 0 ELSE 1 END`);
-  if (o.orderby === 'include' && o.include?.length) order.push(`CASE ${col('id')} ${o.include.map((id, i) => `WHEN ${p(id)} THEN ${i}`).join(' ')} END`);
-  else if (o.orderby === 'include_slugs' && o.slug?.length) order.push(`CASE ${col('slug')} ${o.slug.map((s, i) => `WHEN ${p(s)} THEN ${i}`).join(' ')} END`);
-  else order.push(`${orderColumn[o.orderby] ?? col('date')} ${dir}`);
-  order.push(`${col('id')} ${dir}`);
-
-  const pageSql = `SELECT c."id" AS id FROM ${from} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${p(take)} OFFSET ${p(skip)}`;
-  const rows = await ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(pageSql, ...params);
-  let total: number;
-  if (excludeAt >= 0 && !pg) {
-    // total = (matches without the exclude list, cached) − (excluded ids that match).
-    const withoutExclude = and.filter((_, i) => i !== excludeAt).join(' AND ');
-    const excludeParams = f.exclude!;
-    const baseParams = countParams.filter((_, i) => !(i >= firstExcludeParam && i < firstExcludeParam + excludeParams.length));
-    const [all, gone] = await Promise.all([
-      cachedCount(ctx, `SELECT COUNT(*) AS n FROM ${from} WHERE ${withoutExclude}`, baseParams),
-      cachedCount(ctx, `SELECT COUNT(*) AS n FROM ${from} WHERE ${withoutExclude} AND c."id" IN (${excludeParams.map(() => '?').join(', ')})`, [...baseParams, ...excludeParams]),
-    ]);
-    total = all - gone;
-  } else {
-    total = await cachedCount(ctx, `SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`, countParams);
-  }
-  return { ids: rows.map((r) => Number(r.id)), total };
 }
+
+/** Whether the walk plan can serve the order: newest (or oldest) first by date, one status, no sticky posts first. */
+function walkable(o: SearchListOrder, f: Pick<SearchListFilter, 'statuses'>, site: SiteSettings): boolean {
+  return o.orderby === 'date' && f.statuses.length === 1 && !(o.ignoreSticky === false && site.stickyPosts.length);
+}
+
+const expansions = versionCache<string | null>();
+
+/**
+ * The walk plan's full-text query: each phrase's last word, a prefix, replaced by the indexed
+ * words it stands for (FTS5 reads every posting of a prefix query at each call, a word query
+ * seeks to the row). Null when a prefix stands for more than `maxExpansion` words, or holds
+ * other characters than ASCII letters and digits (the index folds diacritics; a range of its
+ * vocabulary could not be computed here). Cached per database version.
+ */
+function exactWords(ctx: Context, include: string[][], exclude: string[][], scope: string): Promise<string | null> {
+  const key = JSON.stringify([include, exclude, scope]);
+  return expansions(ctx.db, key, async () => {
+    const phrases = [...include, ...exclude];
+    if (phrases.some((w) => w.some((x) => !/^[a-z0-9]+$/.test(x)))) return null;
+    const last = [...new Set(phrases.map((w) => w[w.length - 1]))];
+    const upper = (s: string) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
+    const rows = await ctx.prisma.$queryRawUnsafe<{ prefix: string; term: string }[]>(
+      last.map(() => `SELECT * FROM (SELECT ? AS prefix, term FROM content_fts_vocab WHERE term >= ? AND term < ? LIMIT ${listPlans.maxExpansion + 1})`).join(' UNION ALL '),
+      ...last.flatMap((w) => [w, w, upper(w)]),
+    );
+    const words = new Map<string, string[]>(last.map((w) => [w, []]));
+    for (const r of rows) words.get(r.prefix)!.push(r.term);
+    // No word for a prefix: the drive plan finds nothing (or excludes nothing) at once.
+    if ([...words.values()].some((t) => !t.length || t.length > listPlans.maxExpansion)) return null;
+    const phrase = (w: string[]) => {
+      const found = words.get(w[w.length - 1])!;
+      const head = w.slice(0, -1).join(' ');
+      return `(${found.map((t) => `"${head ? `${head} ` : ''}${t}"`).join(' OR ')})`;
+    };
+    let match = `${scope} : (${include.map(phrase).join(' AND ')})`;
+    if (exclude.length) match += ` NOT ${scope} : (${exclude.map(phrase).join(' OR ')})`;
+    return match;
+  });
+}
+

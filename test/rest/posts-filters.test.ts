@@ -81,6 +81,45 @@ describe('search', () => {
     expect(detail(bad, 'search_semantics').code).toBe('rest_not_in_enum');
   });
 
+  it('cuts the same pages when SQLite walks the date order instead of starting from the matches', async () => {
+    // Large sites walk the date index and keep the rows the full-text index holds (the prefixes
+    // looked up as words first); small ones start from the matches. Forcing the walk here must
+    // change nothing in the answers, totals included.
+    const { listPlans } = await import('../../src/content/search-list.js');
+    const queries = ['?search=marmalade', '?search=MARMA', '?search=orange%20juice', '?search=marmalade%20-tea', `?search=${encodeURIComponent('"orange juice"')}`,
+      `?search=${encodeURIComponent('orange -"orange juice"')}`, `?search=marmalade&exclude=${s.marmaladeTitle}`, '?search=marmalade&per_page=1&page=2', '?search=marmalade&order=asc',
+      '?search=marmalade&search_columns=post_title,post_content', '?search=orange&per_page=2&offset=1'];
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (const q of queries) {
+        site.db.changed();
+        const res = await list(q);
+        expect(res.status, q).toBe(200);
+        out.push([q, idsOf(res), total(res)]);
+      }
+      return out;
+    };
+    const driven = await answers();
+    const saved = { ...listPlans };
+    const raw = vi.spyOn(site.db.prisma, '$queryRawUnsafe');
+    const walks = () => raw.mock.calls.filter(([sql]) => String(sql).startsWith('WITH w AS')).length;
+    try {
+      // The walk whatever the sizes, reading more rows than the pages need…
+      Object.assign(listPlans, { minMatches: 0, walkRowCost: Number.MAX_SAFE_INTEGER });
+      expect(await answers()).toEqual(driven);
+      if (site.db.provider === 'sqlite') expect(walks()).toBeGreaterThanOrEqual(queries.length - 1);
+      // …and reading just the rows an even spread would need: pages it cannot fill are cut from the matches.
+      raw.mockClear();
+      Object.assign(listPlans, { walkFactor: 1, walkBase: 0 });
+      expect(await answers()).toEqual(driven);
+      if (site.db.provider === 'sqlite') expect(walks()).toBeGreaterThanOrEqual(queries.length - 1);
+    } finally {
+      Object.assign(listPlans, saved);
+      raw.mockRestore();
+    }
+    expect(driven.map((a) => (a as [string, number[]])[1].length).every((n, i) => n > 0 || i === 5)).toBe(true);
+  });
+
   it('orders by relevance (title before excerpt before content) only with a search', async () => {
     expect(idsOf(await list('?search=marmalade&orderby=relevance'))).toEqual([s.marmaladeTitle, s.marmaladeExcerpt, s.marmaladeContent]);
     expect(await list('?orderby=relevance')).toBeWpError(400, 'rest_no_search_term_defined');

@@ -211,7 +211,8 @@ export function listOrder(paging: ListPaging): PrismaNS.ContentOrderByWithRelati
 export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQuery, paging: ListPaging, filter: ListFilter, skip: number): Promise<{ ids: number[]; total?: number } | null> {
   const dir = paging.order === 'asc' ? 1 : -1;
   const slice = (ids: number[]) => ({ ids: ids.slice(skip, skip + paging.perPage) });
-  if (q.search) return searchPage(ctx, site, typeFromWhere(q.where), q.search, { orderby: paging.orderby, order: paging.order, ignoreSticky: paging.ignoreSticky, include: filter.include, slug: filter.slug }, skip, paging.perPage);
+  // The scope of a search's plan choice: the list without the full-text match (its own total, cached).
+  if (q.search) return searchPage(ctx, site, typeFromWhere(q.where), q.search, { orderby: paging.orderby, order: paging.order, ignoreSticky: paging.ignoreSticky, include: filter.include, slug: filter.slug }, skip, paging.perPage, { scope: () => countContent(ctx, withoutExclude(q.where)) });
   if (q.matchesInMemory) return pageOfMatches(ctx, site, q, paging, filter, skip);
   if (paging.orderby === 'include' && filter.include?.length) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
@@ -280,6 +281,12 @@ async function pageOfMatches(ctx: Context, site: SiteSettings, q: ListQuery, pag
     rows.sort((a, b) => Number(sticky.has(b.id)) - Number(sticky.has(a.id)));
   }
   return { ids: rows.slice(skip, skip + paging.perPage).map((r) => r.id), total: rows.length };
+}
+
+/** A list's filter without its `exclude` ids: a total shared by every exclude list. */
+function withoutExclude(where: Where): Where {
+  const clauses = (where.AND ?? []) as Where[];
+  return { AND: clauses.filter((c) => !(Object.keys(c).length === 1 && (c.id as { notIn?: number[] } | undefined)?.notIn)) };
 }
 
 /**
