@@ -38,12 +38,16 @@ const RELATIONS: Record<string, { table: string; fk: string; columns: readonly s
 class Unsupported extends Error {}
 const unsupported = (): never => { throw new Unsupported(); };
 
+const MAX_BOUND = 32_000;
+
 class Statement {
   readonly args: unknown[] = [];
   constructor(private readonly postgres: boolean) {}
   /** A placeholder bound to `value`. */
   bind(value: unknown): string {
     if (value === undefined || (typeof value === 'object' && value !== null && !(value instanceof Date))) unsupported();
+    // More than one statement can bind (SQLite 32,766, PostgreSQL 65,535): Prisma's answer (400) stands.
+    if (this.args.length >= MAX_BOUND) unsupported();
     this.args.push(value);
     return this.postgres ? `$${this.args.length}` : '?';
   }

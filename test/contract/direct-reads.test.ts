@@ -82,6 +82,7 @@ describe('direct content reads', () => {
       { where: { type: 'post' }, orderBy: [{ parentId: { sort: 'asc', nulls: 'first' } }] },
       { where: { type: 'post' }, include: { author: true } },
       { where: { type: 'post' }, distinct: ['slug'] },
+      { where: { id: { in: Array.from({ length: 40_000 }, (_, i) => i + 1) } } },
     ]) expect(await findContentRows(site.db, args)).toBeNull();
     expect(await countContentRows(site.db, { terms: { none: {} } })).toBeNull();
     expect(site.db.statements - before).toBe(0);
