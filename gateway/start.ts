@@ -85,12 +85,12 @@ function fork() {
 
 /**
  * A worker's V8 heap limit (WORKER_HEAP_MB, default 512; 0 leaves V8's own). V8 sizes its
- * old generation from the limit: with its default (a quarter of the machine's memory, GBs) it lets
- * garbage pile up to four times the live heap before a full collection, and workers whose live
- * heap is under 100 MB sat at 400+ MB; under 512 MB it collects at about 1.4 times the live heap.
+ * old generation from the limit: with its default (from the machine's memory; 4 GB here) it lets
+ * garbage pile up to about three times the live heap before a full collection, and workers whose
+ * live heap is under 100 MB sat at 400+ MB; under 512 MB the heap peaked at 1.5–2 times it.
  * It is a ceiling too: a worker over it stops (and is replaced), so it is kept well above what
- * the largest requests need. Given through NODE_OPTIONS, which a --max-old-space-size already
- * there (or on the command line) overrides.
+ * the largest requests need. Given through NODE_OPTIONS; a --max-old-space-size already there or
+ * on the command line is kept instead.
  */
 function workerNodeOptions(): { NODE_OPTIONS?: string } {
   const inherited = process.env.NODE_OPTIONS ?? '';
