@@ -2,7 +2,7 @@
 // serve with WORKERS processes (default one per core).
 // Two lines are plain text on stdout: the one-time credentials of a new site and the
 // "listening on …" line (scripts wait for it); everything else goes through the JSON logger.
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import { loadConfig, providerOf } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
@@ -13,31 +13,7 @@ import { sweepSpool } from './upload.js';
 
 const config = loadConfig();
 
-/** The message a worker sends when it is ready to open the database, and the primary's answer. */
-const ASK = 'site-ready?';
-const GO = 'site-ready';
-
 async function primary() {
-  const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
-  // The workers are forked first: they load the service's modules (most of a start's work) while
-  // this process migrates and checks the site; each opens the database and listens only once it
-  // is told the site is ready (it asks; the answer waits for `ready`).
-  let ready = false;
-  const waiting = new Set<Worker>();
-  if (workers > 1) {
-    cluster.on('message', (worker, message) => {
-      if (message !== ASK) return;
-      if (ready) worker.send(GO);
-      else waiting.add(worker);
-    });
-    cluster.on('exit', (worker, code) => {
-      waiting.delete(worker);
-      if (code !== 0) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
-    });
-    let up = 0;
-    cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
-    for (let i = 0; i < workers; i++) fork();
-  }
   const applied = await migrate(config.databaseUrl);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   const db = await openDb(config.databaseUrl);
@@ -67,10 +43,14 @@ async function primary() {
       '',
     ].join('\n'));
   }
+  const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
   if (workers <= 1) return serve(() => console.log(listening(1)));
-  ready = true;
-  for (const worker of waiting) worker.send(GO);
-  waiting.clear();
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on('exit', (worker, code) => {
+    if (code !== 0) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
+  });
+  let up = 0;
+  cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
 }
 
 /**
@@ -105,15 +85,7 @@ function listening(workers: number): string {
 async function serve(onListening?: () => void) {
   // The app (schema, routes, operations) is loaded only by the processes that serve: a cluster
   // primary that only forks stays small and forks sooner.
-  // A worker waits for the primary's word that the site is migrated and checked before it opens
-  // the database; its modules load meanwhile.
-  const siteReady = cluster.isWorker ? new Promise<void>((resolve) => {
-    const heard = (message: unknown) => { if (message === GO) { process.off('message', heard); resolve(); } };
-    process.on('message', heard);
-    process.send!(ASK);
-  }) : Promise.resolve();
   const [{ createApp }, { createHttpServer }] = await Promise.all([import('./app.js'), import('./server.js')]);
-  await siteReady;
   const db = await openDb(config.databaseUrl);
   const app = createApp(config, db);
   const server = createHttpServer(app);
