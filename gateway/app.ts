@@ -7,7 +7,7 @@ import { schema } from '../src/schema/index.js';
 import { createContext } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
-import { loadOperations } from './operations.js';
+import { buildStamp, loadOperations, VALIDATED_FILE } from './operations.js';
 import { createRunner } from './execute.js';
 import { buildRouteTable } from './routes/index.js';
 import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
@@ -73,7 +73,7 @@ export function createApp(config: Config, db: Db) {
   // One url-details fetcher (allow-list and cache) for REST and GraphQL.
   const urlDetailsFetcher = createUrlDetailsFetcher({ allowHosts: config.urlDetailsAllowHosts ?? [] });
   registerUrlDetailsFetcher(db, urlDetailsFetcher);
-  const operations = loadOperations(schema);
+  const operations = loadOperations(schema, undefined, { validatedFile: VALIDATED_FILE, build: buildStamp() });
   const run = createRunner(schema, operations);
   const table = buildRouteTable({
     namespaces: namespacesFor(config.deployment),

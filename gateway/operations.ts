@@ -3,7 +3,13 @@
 // those fragments are made from the resource definitions (gateway/resources.ts), so a field added
 // to a definition shows in the contexts it names. Every document is validated against the schema
 // here: an invalid one stops the boot.
-import { readFileSync, readdirSync } from 'node:fs';
+//
+// Validating them all is a few hundred milliseconds of every start. The compiled service (`npm
+// start`) remembers that it passed: `validatedFile` holds a digest of the build (dist/'s stamp,
+// which every build rewrites, so a changed schema means a new one) and of every document source;
+// a process that finds the same digest there skips validate(). Anything changed validates again.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Kind, parse, validate, visit,
@@ -25,13 +31,40 @@ export interface Operations {
 
 const dir = join(projectRoot, 'gateway', 'operations');
 
-export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] = RESOURCES): Operations {
+/** Where the compiled service keeps the digest of its validated operations (beside dist/'s build stamp). */
+export const VALIDATED_FILE = join(projectRoot, 'dist', '.operations-validated');
+
+export interface LoadOptions {
+  /** A file holding the digest of the last documents that passed, and the build they passed against. */
+  validatedFile?: string;
+  /** What identifies the schema's code (dist/'s build stamp); without it nothing is remembered. */
+  build?: string;
+}
+
+function readOr(file: string, fallback: string): string {
+  try { return readFileSync(file, 'utf8'); } catch { return fallback; }
+}
+
+/** The build stamp of the compiled copy this module runs from, or undefined from the TypeScript sources. */
+export function buildStamp(moduleUrl: string = import.meta.url): string | undefined {
+  if (!moduleUrl.includes('/dist/gateway/')) return undefined;
+  return readOr(join(projectRoot, 'dist', '.build-stamp.json'), '') || undefined;
+}
+
+export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] = RESOURCES, options: LoadOptions = {}): Operations {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations = new Map<string, OperationDefinitionNode>();
   const sources = [
     ...resources.map((r) => fragmentsOf(r)),
     ...readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(join(dir, f), 'utf8')),
   ];
+  let digest: string | undefined;
+  if (options.validatedFile && options.build) {
+    const hash = createHash('sha256').update(options.build);
+    for (const source of sources) hash.update('\0').update(source);
+    digest = hash.digest('hex');
+  }
+  const validated = digest !== undefined && readOr(options.validatedFile!, '') === digest;
   for (const source of sources) {
     for (const def of parse(source).definitions) {
       if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -65,10 +98,16 @@ export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] =
         queue.push(...spreadsOf(fragment));
       }
       const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [concrete, ...[...used].map((f) => fragments.get(f)!)] };
-      const errors = validate(schema, document);
+      const errors = validated ? [] : validate(schema, document);
       if (errors.length) throw new Error(`operation ${name}${context ? ` (${context})` : ''} is invalid: ${errors.map((e) => e.message).join('; ')}`);
       documents.set(context ? `${name}:${context}` : name, document);
     }
+  }
+
+  if (digest !== undefined && !validated) {
+    // Written whole under another name, then renamed: processes starting together never read half of it.
+    const tmp = `${options.validatedFile}.${process.pid}`;
+    try { writeFileSync(tmp, digest); renameSync(tmp, options.validatedFile!); } catch { /* read-only: validate every start */ }
   }
 
   return {

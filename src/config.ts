@@ -44,6 +44,8 @@ export interface Config {
   proxyHeader: ProxyHeader;
   /** Worker processes; defaults to the number of cores. */
   workers: number;
+  /** Each worker's V8 heap limit in MB (WORKER_HEAP_MB, default 512; 0: V8's default). */
+  workerHeapMb: number;
   /** Requests one process works on at once before answering 503. */
   maxInFlight: number;
   /** Entries in the shaped-response cache (0 disables it). */
@@ -85,6 +87,13 @@ export interface Config {
   graphiql: boolean;
 }
 
+/** WORKER_HEAP_MB: unset or not a number 512, `0` none (V8's default), otherwise at least 128. */
+export function workerHeapMb(raw: string | undefined): number {
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isFinite(n) || n < 0) return 512;
+  return n === 0 ? 0 : Math.max(128, Math.floor(n));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
@@ -108,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),
     workers: Math.max(1, Number(env.WORKERS ?? 0) || availableParallelism()),
+    workerHeapMb: workerHeapMb(env.WORKER_HEAP_MB),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
     cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 32 * 1024 * 1024)) || 32 * 1024 * 1024,

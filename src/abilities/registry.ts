@@ -53,12 +53,17 @@ export function defineAbility<I, O>(d: AbilityDefinition<I, O>): Ability<I, O> {
   if (!NAME.test(d.name)) throw new Error(`ability name ${d.name}: expected namespace/name in lower-case letters, digits and dashes`);
   // The root default is the input when none is given (applied before validation, as WordPress's normalize_input).
   const { default: _rootDefault, ...inputSchema } = d.inputSchema;
-  return {
-    ...d,
-    validateInput: strict.compile(inputSchema),
-    validateQueryInput: lenient.compile(inputSchema),
-    validateOutput: strict.compile(d.outputSchema),
+  // The validators are compiled on first use: compiling all of them (three per ability) cost a
+  // start-up a few hundred milliseconds, for routes most processes never serve.
+  const ability = { ...d } as Ability<I, O>;
+  const lazy = (key: 'validateInput' | 'validateQueryInput' | 'validateOutput', compile: () => ValidateFunction) => {
+    let fn: ValidateFunction | undefined;
+    Object.defineProperty(ability, key, { enumerable: true, get: () => (fn ??= compile()) });
   };
+  lazy('validateInput', () => strict.compile(inputSchema));
+  lazy('validateQueryInput', () => lenient.compile(inputSchema));
+  lazy('validateOutput', () => strict.compile(d.outputSchema));
+  return ability;
 }
 
 /** An ajv error as WordPress words a schema failure: `input/title is not of type string.` */

@@ -7,7 +7,8 @@
 // - PostgreSQL: pg_notify on CONTENT_EVENTS_CHANNEL with the event as JSON; PostgreSQL delivers
 //   it when the transaction commits (never when it rolls back), in commit order, to every process
 //   listening. Each process listens on its own connection while it has subscribers.
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Db, Tx } from '../db/client.js';
 import { log } from '../log.js';
 
@@ -114,12 +115,16 @@ function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   };
 }
 
+// pg is loaded by the PostgreSQL hub only: a SQLite site never loads it.
+const require = createRequire(import.meta.url);
+const pgLib = (): typeof pg => require('pg') as typeof pg;
+
 function postgresHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   let client: pg.Client | null = null;
   const connect = () => {
     const url = urls.get(db);
     if (!url) { log.error('content events: no database URL registered'); return; }
-    const c = new pg.Client({ connectionString: url });
+    const c = new (pgLib().Client)({ connectionString: url });
     client = c;
     c.on('notification', (n) => {
       if (n.channel !== CONTENT_EVENTS_CHANNEL || !n.payload) return;

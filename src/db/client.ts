@@ -2,13 +2,9 @@
 // count of the SQL statements it sends (tests assert list routes stay at a fixed count) and a
 // change feed that tells every process when any process wrote. Writes are noticed here, in the
 // adapter every statement passes through, so no write path in the domain can forget to announce one.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
-import { PrismaClient as PostgresClient } from '../generated/postgres/client.js';
+import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { providerOf } from '../config.js';
 import { sqlitePath } from './migrate.js';
 import { log } from '../log.js';
@@ -333,7 +329,12 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   let local = 0;
   const count = () => void statements++;
 
+  // Each database's driver, adapter and generated client are loaded when a handle of that kind is
+  // opened: a SQLite site never loads pg and Prisma's PostgreSQL client, nor the reverse.
   if (provider === 'sqlite') {
+    const [{ default: BetterSqlite }, { PrismaBetterSqlite3 }, { PrismaClient: SqliteClientClass }] = await Promise.all([
+      import('better-sqlite3'), import('@prisma/adapter-better-sqlite3'), import('../generated/sqlite/client.js'),
+    ]);
     const path = sqlitePath(databaseUrl);
     let options = 0;
     const changed = (touchedOptions = true) => { version++; local++; if (touchedOptions) options++; };
@@ -352,11 +353,11 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     // Prisma's default start wait (2 s) would turn a busy moment into errors now that waiting
     // leaves the event loop free and more requests queue meanwhile. Callers that pass their own
     // maxWait keep it.
-    const prisma = new SqliteClient({ adapter, transactionOptions: TRANSACTIONS });
+    const prisma = new SqliteClientClass({ adapter, transactionOptions: TRANSACTIONS });
     // This process's writes move the version as they commit (above). Other processes' writes are
     // seen through data_version, which SQLite bumps when another connection commits; this
     // connection is used only for that, so this process's writes bump it too (harmlessly, again).
-    const watcher = path === ':memory:' ? null : new Database(path, { timeout: 10_000 });
+    const watcher = path === ':memory:' ? null : new BetterSqlite(path, { timeout: 10_000 });
     const dataVersion = watcher?.prepare('PRAGMA data_version').pluck();
     let seen = dataVersion?.get();
     // data_version is asked once per turn of the event loop: a request asks for the version many
@@ -398,6 +399,9 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   // The sender is named per handle, not per process, so two handles in one process (tests, a
   // command run in-process) hear each other.
   // A notice of a write that touched the options ends in `+options`.
+  const [{ default: pg }, { PrismaPg }, { PrismaClient: PostgresClient }] = await Promise.all([
+    import('pg'), import('@prisma/adapter-pg'), import('../generated/postgres/client.js'),
+  ]);
   const self = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const listener = new pg.Client({ connectionString: databaseUrl });
   let options = 0;

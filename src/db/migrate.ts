@@ -5,7 +5,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { providerOf } from '../config.js';
 import { projectRoot as root } from '../root.js';
 
@@ -70,6 +69,7 @@ function migrateSqlite(url: string): string[] {
 }
 
 async function migratePostgres(url: string): Promise<string[]> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

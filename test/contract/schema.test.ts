@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printSchema, getNamedType, isObjectType, isInputObjectType } from 'graphql';
+import { buildSchema, printSchema, getNamedType, isObjectType, isInputObjectType } from 'graphql';
 import { schema, sortedSchema } from '../../src/schema/index.js';
-import { loadOperations } from '../../gateway/operations.js';
+import { buildStamp, loadOperations } from '../../gateway/operations.js';
+import { RESOURCES } from '../../src/resources/index.js';
 import { buildRouteTable } from '../../gateway/routes/index.js';
 
 describe('schema.graphql', () => {
@@ -33,5 +36,29 @@ describe('schema.graphql', () => {
     const named = table.flatMap((r) => r.endpoints.map((e) => e.operation)).filter((n): n is string => !!n);
     expect(named.length).toBeGreaterThan(20);
     expect(named.filter((n) => !names.has(n))).toEqual([]);
+  });
+
+  it('remembers a validation per build and document sources; anything changed is validated again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'operations-'));
+    const validatedFile = join(dir, 'validated');
+    const other = buildSchema('type Query { nothing: Int }');
+    try {
+      // Nothing remembered: documents invalid against the schema stop the load.
+      expect(() => loadOperations(other, RESOURCES, { validatedFile, build: 'build 1' })).toThrow(/is invalid/);
+      expect(existsSync(validatedFile)).toBe(false);
+      // They pass against the real schema; the digest is written.
+      loadOperations(schema, RESOURCES, { validatedFile, build: 'build 1' });
+      expect(readFileSync(validatedFile, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+      // Same build, same sources: validation is skipped (the build stands for the schema's code).
+      expect(loadOperations(other, RESOURCES, { validatedFile, build: 'build 1' }).names()).toContain('PostsList');
+      // Another build, or other sources, and it validates again.
+      expect(() => loadOperations(other, RESOURCES, { validatedFile, build: 'build 2' })).toThrow(/is invalid/);
+      expect(() => loadOperations(other, RESOURCES.slice(1), { validatedFile, build: 'build 1' })).toThrow(/is invalid/);
+      // Without a build (the TypeScript sources) nothing is remembered.
+      expect(() => loadOperations(other, RESOURCES, { validatedFile })).toThrow(/is invalid/);
+      expect(buildStamp('file:///srv/site/gateway/operations.ts')).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -58,6 +58,12 @@ describe('npm start', () => {
   it('names several workers once they all listen; the primary and each worker run compiled JavaScript', async () => {
     const { line, processes } = await start('2');
     expect(line).toMatch(/ with 2 workers \(/);
-    if (hasProc) expectCompiled(processes, 3);
+    if (hasProc) {
+      expectCompiled(processes, 3);
+      // The workers (started by the primary, given the entry as an absolute path) get the heap limit (WORKER_HEAP_MB, default 512).
+      const workers = processes.filter((p) => p.argv.some((a) => a.startsWith('/') && a.endsWith('gateway/main.js')));
+      expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512', '--max-old-space-size=512']);
+      expect(processes.filter((p) => !workers.includes(p)).map((p) => p.nodeOptions)).toEqual(['']);
+    }
   }, 120_000);
 });

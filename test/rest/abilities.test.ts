@@ -21,6 +21,13 @@ beforeAll(async () => { site = await createTestSite(); });
 afterAll(async () => { await site?.close(); });
 
 describe('abilities/v1 list and item', () => {
+  it('has valid input and output schemas for every ability (compiled on first use, the same validator after)', () => {
+    for (const a of ABILITIES) {
+      for (const v of [a.validateInput, a.validateQueryInput, a.validateOutput]) expect(typeof v).toBe('function');
+      expect(a.validateOutput).toBe(a.validateOutput);
+    }
+  });
+
   it('lists every ability to signed-in callers, with paging headers; anonymous callers get 401 rest_forbidden', async () => {
     const res = await site.req('GET', base, { as: 'subscriber' });
     expect(res.status).toBe(200);

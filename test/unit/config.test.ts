@@ -1,8 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, workerHeapMb } from '../../src/config.js';
 
 describe('loadConfig', () => {
+  it('reads WORKER_HEAP_MB: 512 by default or when not a number, 0 for none, at least 128', () => {
+    expect(loadConfig({}).workerHeapMb).toBe(512);
+    expect(loadConfig({ WORKER_HEAP_MB: '1024' }).workerHeapMb).toBe(1024);
+    expect([undefined, '', ' ', 'lots', '-5'].map(workerHeapMb)).toEqual([512, 512, 512, 512, 512]);
+    expect(['0', '64', '300.7'].map(workerHeapMb)).toEqual([0, 128, 300]);
+  });
+
   it('defaults WORKERS to the number of cores', () => {
     expect(loadConfig({}).workers).toBe(availableParallelism());
   });

@@ -1,0 +1,108 @@
+// What `npm start` runs (through gateway/main.ts): migrate, create the site on first start, then
+// serve with WORKERS processes (default one per core).
+// Two lines are plain text on stdout: the one-time credentials of a new site and the
+// "listening on …" line (scripts wait for it); everything else goes through the JSON logger.
+import cluster from 'node:cluster';
+import { loadConfig, providerOf } from '../src/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { openDb } from '../src/db/client.js';
+import { bootstrapSite } from '../src/site/bootstrap.js';
+import { log } from '../src/log.js';
+import { recoverUploads } from '../src/media/recovery.js';
+import { sweepSpool } from './upload.js';
+
+const config = loadConfig();
+
+async function primary() {
+  const applied = await migrate(config.databaseUrl);
+  if (applied.length) log.info({ migrations: applied }, 'applied migrations');
+  const db = await openDb(config.databaseUrl);
+  const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
+  // What a killed server left: upload spool files, and in a local UPLOADS_DIR temporary files
+  // and the files of media writes whose record never committed. Before any worker serves.
+  const spooled = await sweepSpool();
+  const recovered = config.uploadsS3 ? { temporary: 0, orphans: 0 } : await recoverUploads(db.prisma, config.uploadsDir);
+  if (spooled + recovered.temporary + recovered.orphans) {
+    log.info({ temporary: spooled + recovered.temporary, orphans: recovered.orphans }, 'removed what an interrupted run left (temporary files, files of uploads that never got their record)');
+  }
+  await db.close();
+  if (boot.admin) {
+    const api = `${config.siteUrl}${config.restPrefix}`;
+    const auth = `${boot.admin.login}:${boot.admin.applicationPassword}`;
+    console.log([
+      '',
+      'Site created. Keep these credentials: they are shown only once.',
+      `  administrator:        ${boot.admin.login}`,
+      `  login password:       ${boot.admin.password}${boot.admin.generatedPassword ? ' (generated)' : ''}`,
+      `  application password: ${boot.admin.applicationPassword}`,
+      '',
+      'Try:',
+      `  curl ${api}/`,
+      `  curl -u '${auth}' -H 'Content-Type: application/json' -d '{"title":"Hello","status":"publish"}' ${api}/core/v2/posts`,
+      `  curl ${api}/core/v2/posts`,
+      '',
+    ].join('\n'));
+  }
+  const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
+  if (workers <= 1) return serve(() => console.log(listening(1)));
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on('exit', (worker, code) => {
+    if (code !== 0) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
+  });
+  let up = 0;
+  cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
+}
+
+/**
+ * A worker. glibc gives each thread that allocates its own malloc arena; after image work (sharp's
+ * libvips threads) those arenas keep tens of MB each resident. Two arenas per worker keep a
+ * worker's memory after uploads well down at no cost measurable here (MALLOC_ARENA_MAX set in the
+ * environment wins; glibc reads it at process start, so it is given to the workers as they fork).
+ */
+function fork() {
+  return cluster.fork({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...workerNodeOptions() });
+}
+
+/**
+ * A worker's V8 heap limit (WORKER_HEAP_MB, default 512; 0 leaves V8's own). V8 sizes its
+ * old generation from the limit: with its default (from the machine's memory; 4 GB here) it lets
+ * garbage pile up to about three times the live heap before a full collection, and workers whose
+ * live heap is under 100 MB sat at 400+ MB; under 512 MB the heap peaked at 1.5–2 times it.
+ * It is a ceiling too: a worker over it stops (and is replaced), so it is kept well above what
+ * the largest requests need. Given through NODE_OPTIONS; a --max-old-space-size already there or
+ * on the command line is kept instead.
+ */
+function workerNodeOptions(): { NODE_OPTIONS?: string } {
+  const inherited = process.env.NODE_OPTIONS ?? '';
+  if (!config.workerHeapMb || /--max[-_]old[-_]space[-_]size/.test(inherited) || process.execArgv.some((a) => /^--max[-_]old[-_]space[-_]size/.test(a))) return {};
+  return { NODE_OPTIONS: `${inherited} --max-old-space-size=${config.workerHeapMb}`.trim() };
+}
+
+function listening(workers: number): string {
+  return `listening on http://${config.host}:${config.port} with ${workers} worker${workers === 1 ? '' : 's'} (REST at ${config.restPrefix}, GraphQL at /graphql)`;
+}
+
+async function serve(onListening?: () => void) {
+  // The app (schema, routes, operations) is loaded only by the processes that serve: a cluster
+  // primary that only forks stays small and forks sooner.
+  const [{ createApp }, { createHttpServer }] = await Promise.all([import('./app.js'), import('./server.js')]);
+  const db = await openDb(config.databaseUrl);
+  const app = createApp(config, db);
+  const server = createHttpServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.port, config.host, () => {
+    log.info({ host: config.host, port: config.port, worker: cluster.isWorker }, 'serving');
+    onListening?.();
+  });
+  const stop = () => {
+    log.info('stopping');
+    server.close(() => db.close().then(() => process.exit(0)));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+(cluster.isPrimary ? primary() : serve()).catch((err) => {
+  log.fatal({ err }, 'start-up failed');
+  process.exit(1);
+});
