@@ -3,6 +3,7 @@
 // change feed that tells every process when any process wrote. Writes are noticed here, in the
 // adapter every statement passes through, so no write path in the domain can forget to announce one.
 import type Database from 'better-sqlite3';
+import type { CustomTypesConfig, Pool } from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { providerOf } from '../config.js';
@@ -150,7 +151,8 @@ function sqliteStatement(connection: Database.Database, sql: string): Database.S
   if (!stmt) {
     // The connection's own prepare, not the adapter-facing one reusePreparedStatements put over it.
     // Plain numbers: the adapter turns on safe integers (BigInt) for the whole connection.
-    stmt = (Database.prototype.prepare.call(connection, sql) as Database.Statement).safeIntegers(false);
+    const own = (Object.getPrototypeOf(connection) as Database.Database).prepare;
+    stmt = (own.call(connection, sql) as Database.Statement).safeIntegers(false);
     if (cache.size >= 500) cache.delete(cache.keys().next().value!);
     cache.set(sql, stmt);
   }
@@ -178,16 +180,16 @@ function statementName(sql: string): string | undefined {
 }
 
 /**
- * Result parsing for direct reads: `timestamp` (without zone, how Prisma stores DateTime) is UTC,
+ * Result parsing for direct reads (given the loaded `pg` module): `timestamp` (without zone, how Prisma stores DateTime) is UTC,
  * not the process's local time; `int8` (counts) becomes a number.
  */
-const PG_TYPES = {
+const pgTypes = (pg: { types: { getTypeParser(oid: number, format?: 'text'): unknown } }) => ({
   getTypeParser(oid: number, format?: string) {
     if (oid === 1114) return (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
     if (oid === 20) return (text: string) => Number(text);
     return pg.types.getTypeParser(oid, format as 'text');
   },
-} as unknown as pg.CustomTypesConfig;
+}) as unknown as CustomTypesConfig;
 
 /** SQLite's answer when another connection holds the lock asked for. */
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
@@ -411,8 +413,9 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     if (touchedOptions) options++;
     listener.query(`NOTIFY content_changed, '${self}${touchedOptions ? '+options' : ''}'`).catch(() => {});
   };
-  let pool: pg.Pool | null = null;
-  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as pg.Pool; });
+  let pool: Pool | null = null;
+  const types = pgTypes(pg);
+  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as Pool; });
   const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   await listener.connect();
   listener.on('notification', (n) => {
@@ -435,7 +438,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       if (!pool) await prisma.$connect();
       if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
       count();
-      const result = await pool.query({ text: sql, values: args.map(postgresValue), types: PG_TYPES, name: statementName(sql) });
+      const result = await pool.query({ text: sql, values: args.map(postgresValue), types, name: statementName(sql) });
       return result.rows;
     },
     async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
