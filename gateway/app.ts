@@ -179,7 +179,8 @@ export function createApp(config: Config, db: Db) {
     }
     const res = await dispatcher.handle(core);
     if (res.stream) return new Response(Readable.toWeb(Readable.from(res.stream)) as ReadableStream, { status: res.status, headers: res.headers });
-    return new Response(res.body === '' ? null : res.body, { status: res.status, headers: res.headers });
+    const body = res.bytes ? new Uint8Array(res.bytes) : res.body === '' ? null : res.body;
+    return new Response(body, { status: res.status, headers: res.headers });
   }
 
   /** Files of local storage, under UPLOADS_PATH (with S3 their URLs point at the bucket's public base, but they are served here too). */

@@ -1,7 +1,7 @@
 // Shaped-response cache for anonymous reads: final bytes and headers, keyed by route path and
 // sorted query. It holds the entries of one database version; any committed write, in this
 // process or another, moves the version and so retires every entry at once.
-export interface CachedResponse { status: number; headers: Record<string, string>; body: string; /** The body as UTF-8, encoded once. */ bytes?: Buffer }
+export interface CachedResponse { status: number; headers: Record<string, string>; /** Empty when `bytes` holds the answer (what the dispatcher keeps). */ body: string; /** The body as UTF-8, encoded once. */ bytes?: Buffer }
 
 export interface ResponseCache {
   get(key: string): CachedResponse | undefined;
