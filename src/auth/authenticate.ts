@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { restError, type RestError } from '../errors.js';
 import { hashApplicationPassword } from './passwords.js';
 import { siteSettings } from '../site/options.js';
+import { placeholder } from '../db/sql.js';
 
 export interface AuthenticatedUser { id: number; login: string; role: string; appPasswordId: number; appPasswordUuid: string }
 
@@ -46,7 +47,7 @@ interface FoundPassword { id: number; uuid: string; lastUsed: Date | null; userI
  */
 async function findPassword(db: Db, hash: string): Promise<FoundPassword | null> {
   const rows = await db.prisma.$queryRawUnsafe<{ id: number | bigint; uuid: string; lastUsed: Date | string | null; userId: number | bigint; login: string; email: string; role: string }[]>(
-    `SELECT a."id", a."uuid", a."lastUsed", u."id" AS "userId", u."login", u."email", u."role" FROM "AppPassword" a JOIN "User" u ON u."id" = a."userId" WHERE a."hash" = ${db.provider === 'postgres' ? '$1' : '?'}`,
+    `SELECT a."id", a."uuid", a."lastUsed", u."id" AS "userId", u."login", u."email", u."role" FROM "AppPassword" a JOIN "User" u ON u."id" = a."userId" WHERE a."hash" = ${placeholder(db.provider === 'postgres', 0)}`,
     hash,
   );
   const r = rows[0];

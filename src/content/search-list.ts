@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
 import { versionCache } from '../db/version-cache.js';
 import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
+import { binder } from '../db/sql.js';
 
 export interface SearchListFilter {
   search: string;
@@ -94,7 +95,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
    * `excludedIn`: those ids as IN instead (the part of the total they take away).
    */
   const build = (plan: ListPlan | 'scan', params: unknown[], opts: { withExclude?: boolean; excludedIn?: boolean; match?: string } = {}): Built => {
-    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const p = binder(pg, params);
     const list = (values: unknown[]) => values.map(p).join(', ');
     const when = (d: Date) => (pg ? d : d.toISOString().replace('Z', '+00:00'));
     const col = (name: string) => `c."${name}"`;
@@ -125,7 +126,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
 
   // Bound after the filters so the count statement carries exactly its own parameters.
   const orderSql = (params: unknown[]) => {
-    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const p = binder(pg, params);
     const list = (values: unknown[]) => values.map(p).join(', ');
     const col = (name: string) => `c."${name}"`;
     let rank = '0';
@@ -170,7 +171,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
     const params: unknown[] = [];
     const b = build('drive', params, { withExclude: true });
     const order = orderSql(params);
-    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const p = binder(pg, params);
     return ctx.prisma.$queryRawUnsafe<{ id: number | bigint }[]>(`SELECT c."id" AS id FROM ${b.from} WHERE ${b.where} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`, ...params);
   };
   let rows: { id: number | bigint }[] | null = null;
@@ -182,7 +183,7 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
       // the page it gives ends the list (the total says so); otherwise cut from the matches.
       const params: unknown[] = [];
       const b = build('scan', params, { withExclude: true });
-      const p = (value: unknown) => { params.push(value); return '?'; };
+      const p = binder(false, params); // the walk runs on SQLite only
       const dir = o.order === 'asc' ? 'ASC' : 'DESC';
       const sql = `WITH w AS (SELECT c."id" AS id, c."date" AS date FROM ${b.from} WHERE ${b.where} ORDER BY c."date" ${dir}, c."id" ${dir} LIMIT ${p(cap)}) `
         + `SELECT w.id AS id FROM w WHERE w.id IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${p(walkMatch)} AND rowid BETWEEN (SELECT MIN(id) FROM w) AND (SELECT MAX(id) FROM w)) `

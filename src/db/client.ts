@@ -74,9 +74,12 @@ export function isWrite(sql: string): boolean {
 function withoutNul(statement: Statement): void {
   const args = statement.args;
   if (!args) return;
-  const clean = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : Array.isArray(v) ? v.map(clean) : v);
+  const clean = (v: unknown): unknown => (Array.isArray(v) ? v.map(clean) : noNul(v));
   for (let i = 0; i < args.length; i++) args[i] = clean(args[i]);
 }
+
+/** A string without U+0000 (see withoutNul); any other value as it is. */
+const noNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
 
 /**
  * Wraps an adapter factory so each statement, in or out of a transaction, is counted, and each
@@ -166,7 +169,7 @@ const sqliteValue = (v: unknown) => (v instanceof Date ? v.toISOString().replace
  * A bound value as Prisma's PostgreSQL adapter sends it (a date as UTC text for `timestamp`
  * columns), without U+0000, which PostgreSQL's text cannot hold (see withoutNul).
  */
-const postgresValue = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 23).replace('T', ' ') : typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
+const postgresValue = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 23).replace('T', ' ') : noNul(v));
 
 const statementNames = new Map<string, string>();
 /**

@@ -14,6 +14,7 @@
 // test/contract/direct-reads.test.ts runs each shape both ways and compares the results.
 import type { Context } from '../context.js';
 import type { Db } from './client.js';
+import { placeholder } from './sql.js';
 
 type Args = { where?: unknown; orderBy?: unknown; skip?: number; take?: number; include?: unknown; select?: unknown };
 type Row = Record<string, unknown>;
@@ -49,7 +50,7 @@ class Statement {
     // More than one statement can bind (SQLite 32,766, PostgreSQL 65,535): Prisma's answer (400) stands.
     if (this.args.length >= MAX_BOUND) unsupported();
     this.args.push(value);
-    return this.postgres ? `$${this.args.length}` : '?';
+    return placeholder(this.postgres, this.args.length - 1);
   }
 }
 
@@ -165,7 +166,7 @@ function relationPlans(include: unknown): RelationPlan[] {
   return plans;
 }
 
-const contentRow = (raw: Row): Row => {
+const asContentRow = (raw: Row): Row => {
   const row: Row = {};
   for (const c of CONTENT_COLUMNS) {
     const v = raw[c];
@@ -202,7 +203,7 @@ export async function findContentRows(db: Db, args: Args): Promise<Row[] | null>
     if (err instanceof Unsupported) return null;
     throw err;
   }
-  const rows = (await db.read(plan.sql, plan.args)).map(contentRow);
+  const rows = (await db.read(plan.sql, plan.args)).map(asContentRow);
   if (!plan.relations.length) return rows;
   const ids = rows.map((r) => r.id as number);
   const loaded = await Promise.all(plan.relations.map(async (rel) => {
@@ -242,6 +243,15 @@ export async function countContentRows(db: Db, where: unknown): Promise<number |
     throw err;
   }
   return Number((await db.read(sql, s.args))[0].n);
+}
+
+/** `ctx.prisma.content.findUnique(args)` (`where: { id }`), through the direct path when it can take it. */
+export async function contentRow<T = Row>(ctx: Context, args: Args & { where: { id: number } }): Promise<T | null> {
+  if (direct(ctx)) {
+    const rows = await findContentRows(ctx.db, args);
+    if (rows) return (rows[0] ?? null) as T | null;
+  }
+  return (await ctx.prisma.content.findUnique(args as never)) as T | null;
 }
 
 /** `ctx.prisma.content.findMany(args)`, through the direct path when it can take it. */

@@ -10,6 +10,7 @@ import { Relation } from '../../resources/enums.js';
 import { enumRef } from '../resource-types.js';
 import { versionCache } from '../../db/version-cache.js';
 import { direct } from '../../db/content-read.js';
+import { placeholder } from '../../db/sql.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -112,7 +113,7 @@ async function revisionGroups(ctx: Context, ids: number[]): Promise<RevisionGrou
   }
   // The statement Prisma sends for the groupBy above, without its engine (src/db/content-read.ts).
   const pg = ctx.db.provider === 'postgres';
-  const at = (i: number) => (pg ? `$${i + 1}` : '?');
+  const at = (i: number) => placeholder(pg, i);
   const rows = await ctx.db.read(
     `SELECT "parentId", "type", COUNT(*) AS "n", MAX("id") AS "maxId", MAX("date") AS "maxDate" FROM "Content" WHERE "parentId" IN (${ids.map((_, i) => at(i)).join(',')}) AND "type" IN (${at(ids.length)},${at(ids.length + 1)}) GROUP BY "parentId", "type"`,
     [...ids, 'revision', 'autosave'],

@@ -6,7 +6,8 @@ import type { Content, Prisma as PrismaNS } from '../../generated/sqlite/client.
 import type { Context } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
-import { direct, findContentRows } from '../../db/content-read.js';
+import { contentRow } from '../../db/content-read.js';
+import { binder, placeholder } from '../../db/sql.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -328,8 +329,7 @@ async function hiddenByParent(ctx: Context, rows: { id: number; type: string; st
  * row needs no second read.
  */
 export async function findContent(ctx: Context, type: string, id: number, include?: object) {
-  const args = { where: { id }, ...(include ? { include } : {}) };
-  const row = id > 0 ? ((direct(ctx) ? (await findContentRows(ctx.db, args))?.[0] ?? undefined : undefined) ?? (await ctx.prisma.content.findUnique(args))) as Content | null : null;
+  const row = id > 0 ? await contentRow<Content>(ctx, { where: { id }, ...(include ? { include } : {}) }) : null;
   if (!row || row.type !== type) throw restError('rest_post_invalid_id', 'Invalid post ID.', 404);
   return row;
 }
@@ -420,15 +420,12 @@ async function setTerms(tx: Tx, pg: boolean, contentId: number, taxonomy: string
   const unique = [...new Set(ids)];
   if (unique.length) {
     const params: unknown[] = [];
-    const p = (value: unknown) => { params.push(value); return pg ? `$${params.length}` : '?'; };
+    const p = binder(pg, params);
     const rows = unique.map((termId, i) => `(${p(contentId)}, ${p(termId)}, ${p(taxonomy)}, ${p(i)})`).join(', ');
     await tx.$executeRawUnsafe(`INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy", "termOrder") VALUES ${rows}`, ...params);
   }
   return unique;
 }
-
-/** The i-th (0-based) bind placeholder of a hand-written statement. */
-const placeholder = (pg: boolean, i: number) => (pg ? `$${i + 1}` : '?');
 
 /**
  * The write transaction's own statements are hand-written SQL where they run on every create:
