@@ -43,6 +43,13 @@ function status(pid: number): { rss: number; hwm: number } | null {
   }
 }
 
+/** Sum of VmRSS over a process and all its descendants, in bytes. */
+export function treeRss(root: number): number {
+  let total = 0;
+  for (const pid of processTree(root)) total += (status(pid)?.rss ?? 0) * 1024 * 1024;
+  return total;
+}
+
 /** Samples every process of the tree under `root` every `everyMs` until `stop()`. */
 export function sampleMemory(root: number, everyMs = 100): { stop(): ProcessMemory[] } {
   const peaks = new Map<number, number>();

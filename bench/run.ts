@@ -11,7 +11,7 @@
 // .ts entry runs under tsx) to try the harness against a stand-in.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,7 +20,7 @@ import { openDb } from '../src/db/client.js';
 import { recreateDatabase, seed } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
-import { formatMemory, sampleMemory, type ProcessMemory } from './processes.js';
+import { formatMemory, sampleMemory, treeRss, type ProcessMemory } from './processes.js';
 import { forSiteSize, scaleScenarios, scaleTargets, SCALE_POSTS_REFERENCE } from './scale.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { buildService } from '../scripts/build.mjs';
@@ -142,28 +142,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-/** Sum of VmRSS over a process and all its descendants, in bytes. */
-function treeRss(pid: number): number {
-  let total = 0;
-  const seen = new Set<number>();
-  const visit = (p: number) => {
-    if (seen.has(p)) return;
-    seen.add(p);
-    try {
-      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch { return; }
-    let tasks: string[] = [];
-    try { tasks = readdirSync(`/proc/${p}/task`); } catch { /* gone */ }
-    for (const t of tasks) {
-      let children = '';
-      try { children = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8'); } catch { /* gone */ }
-      for (const c of children.split(/\s+/)) if (c) visit(Number(c));
-    }
-  };
-  visit(pid);
-  return total;
-}
 
 // ------------------------------------------------------------------ http helpers
 

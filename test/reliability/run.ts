@@ -17,7 +17,7 @@
 //
 // Exit code 1 when any check fails. Summary lines start with "reliability:".
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -29,6 +29,7 @@ import { openDb } from '../../src/db/client.js';
 import { ATTACHED_FILE, attachmentMeta, keysOf, mediaMetaSelect, metaValue } from '../../src/media/metadata.js';
 import { SPOOL_DIR } from '../../gateway/upload.js';
 import { basic, json, quantile, send, sleep } from './http.js';
+import { groupPids } from '../helpers/processes.js';
 import type { LoadResult } from './load.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,19 +63,6 @@ const running = new Set<Server>();
 
 function groupAlive(pid: number): boolean {
   try { process.kill(-pid, 0); return true; } catch { return false; }
-}
-/** The pids of a process group (the primary and its workers). */
-function groupPids(pgid: number): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) pids.push(Number(name));
-    } catch { /* gone */ }
-  }
-  return pids;
 }
 
 async function startServer(env: Record<string, string>, label: string): Promise<Server> {
