@@ -197,6 +197,7 @@ export function createApp(config: Config, db: Db) {
     config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
+    hitByUrl: dispatcher.hitByUrl,
     root: dispatcher.root,
   };
 }

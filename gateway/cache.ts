@@ -14,6 +14,14 @@ export interface ResponseCache {
   lookup(key: string): { generation: number; hit: CachedResponse | undefined };
   /** Stores only if no write landed since `begin` (a slow read must not cache stale bytes). */
   set(key: string, value: CachedResponse, generation: number): void;
+  /**
+   * Records that a request for the raw URL `url` (path and query as received) was answered with
+   * the entry at `key`, so a later plain request for the same URL finds it without parsing,
+   * routing or authenticating (`byUrl`). Only for answers that depend on the URL alone.
+   */
+  alias(url: string, key: string): void;
+  /** The entry a raw URL was answered with, while it is held under the current version. */
+  byUrl(url: string): CachedResponse | undefined;
   readonly size: number;
   /** What the entries weigh, roughly (see `weight`). */
   readonly bytes: number;
@@ -35,8 +43,11 @@ export function createResponseCache(maxEntries: number, version: () => number, m
   let generation = version();
   const entries = new Map<string, CachedResponse>();
   const weights = new Map<string, number>();
+  // Raw URL -> key. Several URLs may name one entry (parameters in another order); an alias whose
+  // entry was evicted finds nothing. Bounded: past four per entry they are all forgotten.
+  const aliases = new Map<string, string>();
   let used = 0;
-  const clear = () => { entries.clear(); weights.clear(); used = 0; };
+  const clear = () => { entries.clear(); weights.clear(); aliases.clear(); used = 0; };
   const drop = (key: string) => {
     entries.delete(key);
     used -= weights.get(key) ?? 0;
@@ -74,6 +85,16 @@ export function createResponseCache(maxEntries: number, version: () => number, m
       weights.set(key, w);
       used += w;
       while (entries.size > maxEntries || used > maxBytes) drop(entries.keys().next().value!);
+    },
+    alias(url, key) {
+      if (aliases.get(url) === key) return;
+      if (aliases.size >= maxEntries * 4) aliases.clear();
+      aliases.set(url, key);
+    },
+    byUrl(url) {
+      current();
+      const key = aliases.get(url);
+      return key === undefined ? undefined : touch(key);
     },
     get size() { return entries.size; },
     get bytes() { return used; },

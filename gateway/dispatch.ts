@@ -336,6 +336,7 @@ export function createDispatcher(o: DispatcherOptions) {
       if (cacheable) {
         // Headers of the caller's sign-in (a fresh nonce) are per request: never cached, added to hits.
         if (hit) {
+          if (plainRead(request, query, authHeaders)) o.cache!.alias(request.url, cacheKey);
           const out = withRequestHeaders(hit, request, head, 'HIT');
           return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
         }
@@ -381,6 +382,7 @@ export function createDispatcher(o: DispatcherOptions) {
           inFlight.set(flightKey, flight);
         }
         const out = withRequestHeaders(await flight, request, head, joined ? 'HIT' : 'MISS');
+        if (plainRead(request, query, authHeaders)) o.cache!.alias(request.url, cacheKey);
         return authHeaders ? { ...out, headers: { ...out.headers, ...authHeaders } } : out;
       }
       const response = await produce();
@@ -444,12 +446,30 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
+  const hitHeaderList = new WeakMap<CoreResponse, string[]>();
+
+  /**
+   * The hit lane of the node:http front: a plain anonymous GET (see `plainRead`; the caller
+   * checks the headers) whose raw URL was answered from the cache before, answered again without
+   * parsing, routing or authenticating. The same status, headers and bytes as a hit through
+   * `handle`; headers as node's flat [name, value, …] list, made once per entry. Null when the URL
+   * has no answer held under the current database version.
+   */
+  function hitByUrl(url: string, ifNoneMatch: string | undefined): { status: number; headers: readonly string[]; bytes?: Buffer } | null {
+    const cached = o.cache?.byUrl(url);
+    if (!cached?.bytes) return null;
+    let headers = hitHeaderList.get(cached);
+    if (!headers) hitHeaderList.set(cached, (headers = Object.entries(hitHeaders(cached)).flat()));
+    if (ifNoneMatch !== undefined && etagMatches(cached.headers.ETag, ifNoneMatch)) return { status: 304, headers };
+    return { status: cached.status, headers, bytes: cached.bytes };
+  }
+
   /** A request refused before dispatch (a body too large, an unexpected failure): WordPress's error with the REST headers. */
   function errorResponse(request: CoreRequest, err: unknown): CoreResponse {
     return finish(request, null, {}, errorResult(err, request.id), null);
   }
 
-  return { handle, root, match, executeEndpoint, wantsStream, errorResponse };
+  return { handle, root, match, executeEndpoint, wantsStream, errorResponse, hitByUrl };
 }
 
 /**
@@ -493,6 +513,20 @@ function restNamed(error: WpError): WpError {
   return new WpError(error.code, `Invalid parameter(s): ${Object.keys(named).join(', ')}`, error.status, { ...error.data, params: named, ...(details ? { details: rename(details) } : {}) });
 }
 
+/**
+ * Whether an anonymous GET's answer depends on its URL alone, so a later request for the same raw
+ * URL may be answered from the cache by `hitByUrl`: no credentials or nonce of any kind, no
+ * method override, no Origin (its CORS headers are per request). If-None-Match is the one header
+ * both ways answer alike.
+ */
+function plainRead(request: CoreRequest, query: Params, authHeaders: Record<string, string> | undefined): boolean {
+  return request.method === 'GET' && !authHeaders && query._wpnonce === undefined && query._method === undefined &&
+    !NOT_PLAIN.some((name) => request.headers.has(name));
+}
+
+/** The request headers (lower case) that keep a read off the hit lane. */
+export const NOT_PLAIN: readonly string[] = ['authorization', 'x-wp-nonce', 'x-http-method-override', 'origin'];
+
 const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];
 
 /** A stream of text as UTF-8 bytes. */
@@ -532,9 +566,13 @@ function withValidator(response: CoreResponse): void {
  * and the same headers (RFC 9110 §13.1.2: weak comparison, for GET and HEAD).
  */
 function notModified(response: CoreResponse, request: CoreRequest): boolean {
-  const etag = response.headers.ETag;
-  const condition = etag && request.headers.get('if-none-match');
-  if (!condition) return false;
+  const condition = request.headers.get('if-none-match');
+  return condition !== null && etagMatches(response.headers.ETag, condition);
+}
+
+/** Whether an If-None-Match value names `etag` (weak comparison) or is `*`. */
+function etagMatches(etag: string | undefined, condition: string): boolean {
+  if (!etag || !condition) return false;
   if (condition.trim() === '*') return true;
   const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
   for (const part of condition.split(',')) {
