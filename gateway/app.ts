@@ -1,6 +1,6 @@
 // The application: the schema, the prepared operations, the route table and the dispatcher over
 // one database. `fetch` serves in-process tests; server.ts puts it behind node:http.
-import { createYoga } from 'graphql-yoga';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { namespacesFor, type Config } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
 import { schema } from '../src/schema/index.js';
@@ -25,9 +25,8 @@ import { registerSeoServices } from '../src/seo/services.js';
 import { createUrlDetailsFetcher, registerUrlDetailsFetcher } from '../src/url-details/service.js';
 import { registerHealthOptions, type HealthOptions } from '../src/site-health/checks.js';
 import { registerContentEvents } from '../src/content/events.js';
-import { graphqlGuards } from './graphql-guards.js';
 import { createApiDocs } from './openapi/serve.js';
-import { maskError } from 'graphql-yoga';
+import { loadPersistedOperations } from './persisted-operations.js';
 import { clientAddress } from '../src/http/client-ip.js';
 import { log } from '../src/log.js';
 import { bodyTooLarge } from './errors.js';
@@ -53,6 +52,12 @@ async function readLimited(request: Request, max: number): Promise<Buffer | null
 export const UPLOADS_PATH = '/wp-content/uploads/';
 
 export type App = Awaited<ReturnType<typeof createApp>>;
+
+/** What the service uses of yoga: its fetch entry (in process) and its node:http listener (the third argument joins its server context: the client's address). */
+export interface GraphqlServer {
+  fetch(request: Request, context: { ip?: string }): Promise<Response> | Response;
+  requestListener(req: IncomingMessage, res: ServerResponse, context: { ip?: string }): unknown;
+}
 
 export function createApp(config: Config, db: Db) {
   const seo = {
@@ -102,12 +107,19 @@ export function createApp(config: Config, db: Db) {
   /** The OpenAPI document and the reference page, beside the route table (gateway/openapi/). */
   const apiDocs = createApiDocs(table, { siteUrl: config.siteUrl, restPrefix: config.restPrefix, namespaces: namespacesFor(config.deployment), deployment: config.deployment });
 
-  const yoga = createYoga({
+  /**
+   * The GraphQL server (yoga and its guards), made on the first /graphql request or by `warm`:
+   * loading it is a good part of a process's start, and the REST routes (whose operations run on
+   * the same schema without it) answer meanwhile.
+   */
+  const persisted = config.graphqlPersisted === 'off' ? null : loadPersistedOperations(config.graphqlPersistedFile);
+  let yoga: Promise<GraphqlServer> | null = null;
+  const graphql = (): Promise<GraphqlServer> => (yoga ??= Promise.all([import('graphql-yoga'), import('./graphql-guards.js')]).then(([{ createYoga, maskError }, { graphqlGuards }]) => createYoga({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: config.graphiql,
-    plugins: graphqlGuards(config),
+    plugins: graphqlGuards(config, persisted),
     logging: false,
     // Unexpected errors are masked (never a stack in the answer, whatever NODE_ENV says) and logged here.
     maskedErrors: {
@@ -130,7 +142,7 @@ export function createApp(config: Config, db: Db) {
       const ip = s.ip ?? s.req?.socket?.remoteAddress ?? '';
       return { ...createContext(db, identity.user, media), client: { ip, userAgent: request.headers.get('user-agent') ?? '' } };
     },
-  });
+  }) as unknown as GraphqlServer));
 
   const admin = createAdminHandler(config, db);
   /** The public pages (HTML) at every other address: home, permalinks, embed cards, 404. */
@@ -153,7 +165,7 @@ export function createApp(config: Config, db: Db) {
   async function fetch(request: Request, peer?: string): Promise<Response> {
     const url = new URL(request.url);
     const ip = clientIp(peer, (name) => request.headers.get(name));
-    if (url.pathname === '/graphql') return yoga.fetch(request, { ip });
+    if (url.pathname === '/graphql') return (await graphql()).fetch(request, { ip });
     if (isAdmin(url)) return admin(request, ip);
     if (apiDocs.claims(request.method, url)) {
       const out = apiDocs.serve(request.method, url);
@@ -194,7 +206,7 @@ export function createApp(config: Config, db: Db) {
   return {
     clientIp,
     errorResponse: dispatcher.errorResponse,
-    config, db, table, operations, run, yoga, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
+    config, db, table, operations, run, graphql, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     hitByUrl: dispatcher.hitByUrl,

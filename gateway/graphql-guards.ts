@@ -2,8 +2,7 @@
 // on or off, and persisted operations (an allow-list of documents by hash). These are yoga
 // plugins, so they apply to /graphql only: the REST routes run their own prepared documents with
 // `execute` (gateway/execute.ts) and never pass through them.
-import { readFileSync } from 'node:fs';
-import { GraphQLError, parse, type ASTVisitor, type ValidationContext } from 'graphql';
+import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -37,29 +36,10 @@ function noIntrospection(ctx: ValidationContext): ASTVisitor {
   };
 }
 
-/**
- * The persisted-operations file: a JSON object of id (by convention the SHA-256, hex, of the
- * document) → document. Read and parsed once at start; a bad file stops the start.
- */
-export function loadPersistedOperations(path: string): Map<string, string> {
-  let list: unknown;
-  try { list = JSON.parse(readFileSync(path, 'utf8')); } catch (err) {
-    throw new Error(`GRAPHQL_PERSISTED_FILE ${path}: ${(err as Error).message}`);
-  }
-  if (!list || typeof list !== 'object' || Array.isArray(list)) throw new Error(`GRAPHQL_PERSISTED_FILE ${path}: expected a JSON object of id → document`);
-  const out = new Map<string, string>();
-  for (const [id, doc] of Object.entries(list)) {
-    if (typeof doc !== 'string') throw new Error(`GRAPHQL_PERSISTED_FILE ${path}: the document of ${id} is not a string`);
-    try { parse(doc); } catch (err) { throw new Error(`GRAPHQL_PERSISTED_FILE ${path}: the document of ${id} does not parse: ${(err as Error).message}`); }
-    out.set(id, doc);
-  }
-  return out;
-}
-
-export function graphqlGuards(config: Config): Plugin[] {
+/** The plugins for `config`; `list`: the persisted operations (loadPersistedOperations), when they are on. */
+export function graphqlGuards(config: Config, list: Map<string, string> | null): Plugin[] {
   const plugins: Plugin[] = [];
-  if (config.graphqlPersisted !== 'off') {
-    const list = loadPersistedOperations(config.graphqlPersistedFile);
+  if (config.graphqlPersisted !== 'off' && list) {
     plugins.push(usePersistedOperations({
       getPersistedOperation: (id) => list.get(id) ?? null,
       allowArbitraryOperations: config.graphqlPersisted === 'allow',

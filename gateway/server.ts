@@ -217,8 +217,11 @@ export function createHttpServer(app: App): Server {
         closeAfter(req, res);
         return void res.writeHead(413, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' }).end(JSON.stringify(bodyTooLarge().body()));
       }
-      // The third argument joins yoga's server context (its typings name only two): the client's address.
-      return void (app.yoga.requestListener as (req: IncomingMessage, res: ServerResponse, ctx: { ip?: string }) => unknown)(req, res, { ip });
+      return void app.graphql().then((yoga) => yoga.requestListener(req, res, { ip }), (err) => {
+        log.error({ err, reqId: id }, 'the GraphQL server could not be loaded');
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify({ errors: [{ message: 'The server could not answer this request.' }] }));
+      });
     }
     if (app.isAdmin(url)) return void serveAdmin(app, req, res, ip);
     if (app.apiDocs.claims(req.method ?? 'GET', url)) {
