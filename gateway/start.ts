@@ -26,6 +26,8 @@ async function primary() {
     });
     cluster.once('listening', () => { for (let i = 1; i < workers; i++) fork(); });
     fork();
+    process.on('SIGTERM', stopWorkers);
+    process.on('SIGINT', stopWorkers);
   }
   // What only the primary does (migrations, the first start's site, leftovers of a killed run):
   // loaded here, so a worker does not load it.
@@ -66,10 +68,27 @@ async function primary() {
   for (const worker of waiting) worker.send('serve');
   waiting.clear();
   cluster.on('exit', (worker, code) => {
-    if (code !== 0) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
+    if (code !== 0 && !stopping) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
   });
   let up = 0;
   cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
+}
+
+let stopping = false;
+
+/**
+ * The primary's stop (SIGTERM, SIGINT): each worker is told to stop, finishes what it is answering
+ * and exits, then the primary does (at the latest after 10 s). A primary that left first would
+ * cut its workers off: their server's close goes through it.
+ */
+function stopWorkers(): void {
+  if (stopping) return;
+  stopping = true;
+  const left = () => Object.keys(cluster.workers ?? {}).length;
+  cluster.on('exit', () => { if (!left()) process.exit(0); });
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  if (!left()) process.exit(0);
+  setTimeout(() => process.exit(0), 10_000).unref();
 }
 
 /**
@@ -117,7 +136,11 @@ async function serve(onListening?: () => void) {
     setTimeout(() => app.graphql().catch((err) => log.error({ err }, 'the GraphQL server could not be loaded')), 250).unref();
   });
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     log.info('stopping');
+    // Without its primary (killed outright) a worker's server cannot close through it: just go.
+    if (cluster.isWorker && !process.connected) return void db.close().finally(() => process.exit(0));
     server.close(() => db.close().then(() => process.exit(0)));
   };
   process.on('SIGTERM', stop);

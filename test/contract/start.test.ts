@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
+import { groupPids, hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
 
 const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'site-start-'));
@@ -65,5 +65,29 @@ describe('npm start', () => {
       expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512', '--max-old-space-size=512']);
       expect(processes.filter((p) => !workers.includes(p)).map((p) => p.nodeOptions)).toEqual(['']);
     }
+  }, 120_000);
+
+  it('stops its workers before it goes: SIGTERM to the primary alone ends every process with exit 0 and no error', async () => {
+    if (!hasProc) return;
+    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '2', PORT: '0', DATABASE_URL: `file:${join(dir, 'site-stop.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
+    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk) => { err += chunk; });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('listening on ')) { clearTimeout(timer); ready(); }
+      });
+    });
+    const workers = servingProcesses(child.pid!).filter((p) => p.pid !== child.pid).map((p) => p.pid);
+    expect(workers).toHaveLength(2);
+    process.kill(child.pid!, 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(err).not.toMatch(/EPIPE|Unhandled|Error/);
+    expect(groupPids(child.pid!)).toEqual([]);
   }, 120_000);
 });
