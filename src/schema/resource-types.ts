@@ -79,7 +79,10 @@ export function resourceFields(t: any, r: ResourceDef, builder: AnyBuilder = def
       description: f.graphqlDescription ?? f.description,
       ...(args ? { args } : {}),
       ...(f.select ? { select: f.select } : {}),
-      resolve: f.resolve ?? ((row: Record<string, unknown>) => row[column]),
+      // A column read under the field's own name gets no resolver: the default one reads the same
+      // property, and graphql-jit (the gateway's compiled operations) then reads it inline instead
+      // of calling a function per field per row.
+      resolve: f.resolve ?? (column === name ? undefined : (row: Record<string, unknown>) => row[column]),
     });
   }
   return out;
