@@ -452,14 +452,15 @@ export function createDispatcher(o: DispatcherOptions) {
    * The hit lane of the node:http front: a plain anonymous GET (see `plainRead`; the caller
    * checks the headers) whose raw URL was answered from the cache before, answered again without
    * parsing, routing or authenticating. The same status, headers and bytes as a hit through
-   * `handle`; headers as node's flat [name, value, …] list, made once per entry. Null when the URL
-   * has no answer held under the current database version.
+   * `handle`; headers as node's flat [name, value, …] list, made once per entry, led by
+   * X-Request-Id with an empty value for the caller to fill in a copy of. Null when the URL has no
+   * answer held under the current database version.
    */
   function hitByUrl(url: string, ifNoneMatch: string | undefined): { status: number; headers: readonly string[]; bytes?: Buffer } | null {
     const cached = o.cache?.byUrl(url);
     if (!cached?.bytes) return null;
     let headers = hitHeaderList.get(cached);
-    if (!headers) hitHeaderList.set(cached, (headers = Object.entries(hitHeaders(cached)).flat()));
+    if (!headers) hitHeaderList.set(cached, (headers = ['X-Request-Id', '', ...Object.entries(hitHeaders(cached)).flat()]));
     if (ifNoneMatch !== undefined && etagMatches(cached.headers.ETag, ifNoneMatch)) return { status: 304, headers };
     return { status: cached.status, headers, bytes: cached.bytes };
   }

@@ -199,7 +199,9 @@ export function createHttpServer(app: App): Server {
     const socket = req.socket;
     const sentBefore = socket.bytesWritten;
     const ip = app.clientIp(socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
-    res.writeHead(hit.status, ['X-Request-Id', id, ...hit.headers]);
+    const headers = hit.headers.slice();
+    headers[1] = id;
+    res.writeHead(hit.status, headers);
     res.end(hit.bytes);
     logRequest({
       reqId: id, method: 'GET', path: loggedPath(req.url ?? '/'), status: hit.status,

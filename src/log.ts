@@ -60,22 +60,22 @@ export function createLogger(o: { level?: string; destination?: DestinationStrea
     formatters: { log: (object) => scrub(object) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return pino(options, o.destination ?? stdoutByTurn());
+  return pino(options, o.destination ?? stdoutBatched());
 }
 
 /**
- * Standard output, written once per turn of the event loop: the lines made during a turn (a busy
- * process answers several requests in one, each with its access line) go out in one write at its
- * end, in the order they were made, instead of one system call per line. A turn's lines are
- * written at once past 64 KB, and on the way out ('exit', which a crash reaches too); only a
- * process killed outright loses the lines of its last turn.
+ * Standard output, written in batches: the lines made within 20 ms (a busy process writes an
+ * access line per request) go out in one write, in the order they were made, instead of one
+ * system call each (about 9 µs a request on a cached read with two workers, a third of its CPU).
+ * A batch is written at once past 32 KB, and on the way out ('exit', which a crash reaches too);
+ * a process killed outright loses at most its last 20 ms of lines.
  */
-function stdoutByTurn(): DestinationStream {
+function stdoutBatched(): DestinationStream {
   const out = pino.destination({ dest: 1, sync: true });
   let pending = '';
-  let scheduled = false;
+  let timer: NodeJS.Timeout | null = null;
   const flush = () => {
-    scheduled = false;
+    if (timer) { clearTimeout(timer); timer = null; }
     if (!pending) return;
     const text = pending;
     pending = '';
@@ -85,8 +85,8 @@ function stdoutByTurn(): DestinationStream {
   return {
     write(line: string) {
       pending += line;
-      if (pending.length > 65_536) flush();
-      else if (!scheduled) { scheduled = true; setImmediate(flush); }
+      if (pending.length > 32_768) flush();
+      else if (!timer) timer = setTimeout(flush, 20).unref();
     },
   };
 }
@@ -112,7 +112,9 @@ export interface AccessLine {
   aborted?: boolean;
 }
 
-const json = JSON.stringify;
+/** A string as JSON: quoted as it is when it holds nothing to escape (the usual id, method, path and address). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+const json = (value: string): string => (NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`);
 
 /**
  * The access line of one request, at level `error` for a 5xx and `info` otherwise. It is the hot
