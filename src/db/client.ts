@@ -394,7 +394,11 @@ export async function openDb(databaseUrl: string): Promise<Db> {
         if (!connection) await prisma.$connect();
         if (!connection) throw new Error('the SQLite adapter exposed no connection');
         count();
-        return sqliteStatement(connection, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
+        // On the watcher's connection, not the adapter's: a transaction of this process runs on the
+        // adapter's one connection, and a read there while it is open (another request's, between
+        // two of its statements) would see its rows before it commits, or after it rolls back.
+        // (An in-memory database has one connection: there both are the same.)
+        return sqliteStatement(watcher ?? connection, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
       },
       async close() { await prisma.$disconnect(); watcher?.close(); },
     };
