@@ -14,8 +14,9 @@ async function primary() {
   // The first worker is forked at once: it loads the service's modules (most of a start) on one
   // core while this process migrates and creates the site on the other; then it says it is
   // 'waiting' and is let go ('serve') once that is done, so no worker opens the database before
-  // the migrations are in. (Opening it while the modules load was slower here, not faster.) The others are forked when it listens: started together they would
-  // share the cores and the first answer would wait for all of them.
+  // the migrations are in (opening it while the modules load was slower here, not faster). The
+  // others are forked when it listens: started together they would share the cores and the
+  // first answer would wait for all of them. A worker that dies is replaced, from the start on.
   let ready = false;
   const waiting = new Set<ReturnType<typeof fork>>();
   if (workers > 1) {
@@ -23,6 +24,10 @@ async function primary() {
       if (message !== 'waiting') return;
       if (ready) worker.send('serve');
       else waiting.add(worker);
+    });
+    cluster.on('exit', (worker, code) => {
+      waiting.delete(worker);
+      if (code !== 0 && !stopping) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
     });
     cluster.once('listening', () => { for (let i = 1; i < workers; i++) fork(); });
     fork();
@@ -67,9 +72,6 @@ async function primary() {
   ready = true;
   for (const worker of waiting) worker.send('serve');
   waiting.clear();
-  cluster.on('exit', (worker, code) => {
-    if (code !== 0 && !stopping) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
-  });
   let up = 0;
   cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
 }

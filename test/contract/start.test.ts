@@ -1,6 +1,9 @@
 // `npm start` says how many processes serve, one included, and serves compiled JavaScript: the
-// primary and every worker run dist/gateway/main.js on plain node, with no TypeScript loader.
+// primary and every worker run dist/gateway/main.js on plain node, with no TypeScript loader. The
+// primary replaces a worker that dies, and on SIGTERM stops its workers before it exits.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -64,6 +67,38 @@ describe('npm start', () => {
       const workers = processes.filter((p) => p.argv.some((a) => a.startsWith('/') && a.endsWith('gateway/main.js')));
       expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512', '--max-old-space-size=512']);
       expect(processes.filter((p) => !workers.includes(p)).map((p) => p.nodeOptions)).toEqual(['']);
+    }
+  }, 120_000);
+
+  it('replaces a worker that dies, and keeps answering', async () => {
+    if (!hasProc) return;
+    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
+    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '2', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-replace.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
+    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    try {
+      let out = '';
+      await new Promise<void>((ready, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}`)), 100_000);
+        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
+      });
+      const workers = () => servingProcesses(child.pid!).filter((p) => p.pid !== child.pid).map((p) => p.pid);
+      const [victim, other] = workers();
+      process.kill(victim, 'SIGKILL');
+      let now: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        now = workers();
+        if (now.length === 2 && !now.includes(victim)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(now).toHaveLength(2);
+      expect(now).toContain(other);
+      expect(now).not.toContain(victim);
+      for (let i = 0; i < 4; i++) expect((await fetch(`http://127.0.0.1:${port}/wp-json/`)).status).toBe(200);
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      expect(await exited).toBe(0);
     }
   }, 120_000);
 
