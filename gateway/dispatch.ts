@@ -574,6 +574,7 @@ function notModified(response: CoreResponse, request: CoreRequest): boolean {
 /** Whether an If-None-Match value names `etag` (weak comparison) or is `*`. */
 function etagMatches(etag: string | undefined, condition: string): boolean {
   if (!etag || !condition) return false;
+  if (condition === etag) return true; // what a client sends back most of the time: no parsing
   if (condition.trim() === '*') return true;
   const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
   for (const part of condition.split(',')) {
