@@ -108,9 +108,10 @@ export function createApp(config: Config, db: Db) {
   const apiDocs = createApiDocs(table, { siteUrl: config.siteUrl, restPrefix: config.restPrefix, namespaces: namespacesFor(config.deployment), deployment: config.deployment });
 
   /**
-   * The GraphQL server (yoga and its guards), made on the first /graphql request or by `warm`:
-   * loading it is a good part of a process's start, and the REST routes (whose operations run on
-   * the same schema without it) answer meanwhile.
+   * The GraphQL server (yoga and its guards), made on the first /graphql request, or when the
+   * start (gateway/start.ts) asks for it 250 ms after the process listens: loading it is a good
+   * part of a process's start, and the REST routes (whose operations run on the same schema
+   * without it) answer meanwhile.
    */
   const persisted = config.graphqlPersisted === 'off' ? null : loadPersistedOperations(config.graphqlPersistedFile);
   let yoga: Promise<GraphqlServer> | null = null;
