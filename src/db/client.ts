@@ -42,6 +42,15 @@ export interface Db {
    * inside a transaction: on PostgreSQL it runs on a pooled connection of its own.
    */
   read(sql: string, args: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * SQLite only (undefined on PostgreSQL): runs a statement of the write transaction open on this
+   * process's connection straight on that connection, without Prisma's client (about 0.1 ms of
+   * CPU per statement, spent while the write lock is held), counted with the rest. Rows come back
+   * as plain objects with numbers as numbers. Only for statements inside `prisma.$transaction`,
+   * after the transaction has written through Prisma at least once: what it writes is announced at
+   * commit as the transaction's own statements are (those through here are not seen by that count).
+   */
+  inTransaction?: (sql: string, args: readonly unknown[]) => Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -399,6 +408,15 @@ export async function openDb(databaseUrl: string): Promise<Db> {
         // two of its statements) would see its rows before it commits, or after it rolls back.
         // (An in-memory database has one connection: there both are the same.)
         return sqliteStatement(watcher ?? connection, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
+      },
+      inTransaction(sql, args) {
+        if (!connection) throw new Error('the SQLite adapter exposed no connection');
+        count();
+        const statement = sqliteStatement(connection, sql);
+        const values = args.map(sqliteValue);
+        if (statement.reader) return statement.all(...values) as Record<string, unknown>[];
+        statement.run(...values);
+        return [];
       },
       async close() { await prisma.$disconnect(); watcher?.close(); },
     };

@@ -344,6 +344,10 @@ describe('atomic batches', () => {
     }
     expect((await site.req('GET', `/core/v2/tags/${tag.id}`)).body.count).toBe(0);
     expect((await site.req('GET', `/core/v2/categories/${category.id}`)).body.count).toBe(0);
+    // Nor of their term links and change events (on SQLite written straight on the transaction's connection).
+    const ids = (res.body.responses.slice(0, 2) as Envelope[]).map((e) => e.body.id as number);
+    expect(await site.db.prisma.termRelationship.count({ where: { contentId: { in: ids } } })).toBe(0);
+    expect(await site.db.prisma.contentEvent.count({ where: { contentId: { in: ids } } })).toBe(0);
     const stickyAfter = await site.req('GET', '/core/v2/posts?sticky=true&per_page=100', { as: 'administrator' });
     expect(stickyAfter.body.map((p: { id: number }) => p.id)).toEqual(stickyBefore.body.map((p: { id: number }) => p.id));
     expect(stickyAfter.headers.get('x-wp-total')).toBe(stickyBefore.headers.get('x-wp-total'));
