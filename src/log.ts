@@ -116,12 +116,6 @@ export interface AccessLine {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 const json = (value: string): string => (NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`);
 
-/**
- * The access line of one request, at level `error` for a 5xx and `info` otherwise. It is the hot
- * path's only log call, so it is written as pino would write it (same fields: level, time, pid,
- * msg) straight to the logger's destination, without pino's generic serializer (which costs a few
- * microseconds per line). Its fields are ours: nothing in it needs scrubbing (`path` is already).
- */
 let stampMs = 0;
 let stamp = '';
 /** The time as ISO text, made once per millisecond (busy processes write many lines in one). */
@@ -131,6 +125,12 @@ function isoNow(): string {
   return stamp;
 }
 
+/**
+ * The access line of one request, at level `error` for a 5xx and `info` otherwise. It is the hot
+ * path's only log call, so it is written as pino would write it (same fields: level, time, pid,
+ * msg) straight to the logger's destination, without pino's generic serializer (which costs a few
+ * microseconds per line). Its fields are ours: nothing in it needs scrubbing (`path` is already).
+ */
 export function logRequest(line: AccessLine): void {
   const level = line.status >= 500 ? 50 : 30;
   if (level < log.levelVal) return;

@@ -44,7 +44,7 @@ export interface Db {
   read(sql: string, args: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /**
    * SQLite only (undefined on PostgreSQL): runs a statement of the write transaction open on this
-   * process's connection straight on that connection, without Prisma's client (about 0.1 ms of
+   * process's connection straight on that connection, without Prisma's client (about 0.2 ms of
    * CPU per statement, spent while the write lock is held), counted with the rest. Rows come back
    * as plain objects with numbers as numbers. Only for statements inside `prisma.$transaction`,
    * after the transaction has written through Prisma at least once: what it writes is announced at
