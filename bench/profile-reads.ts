@@ -9,6 +9,8 @@
 // AB=<NAME> alternates batches with the environment variable NAME set and unset and prints both
 // sides' CPU per request (a temporary switch in the code under test, for a fair before/after).
 //
+// CACHE_ENTRIES=0 runs them with the response cache off.
+//
 // Scenarios: list-cold (random exclude), item-cold (random id), list-warm, item-warm (same URL,
 // answered by the response cache), item-304 (If-None-Match of the cached ETag).
 import { loadConfig } from '../src/config.js';
@@ -24,7 +26,7 @@ const n = Number(process.argv[3] ?? 2000);
 const only = process.argv[4]?.split(',');
 
 const db = await openDb(url);
-const app = createApp({ ...loadConfig({}), databaseUrl: url, siteUrl: 'http://127.0.0.1:9400' }, db);
+const app = createApp({ ...loadConfig({ CACHE_ENTRIES: process.env.CACHE_ENTRIES }), databaseUrl: url, siteUrl: 'http://127.0.0.1:9400' }, db);
 const ids = (await db.prisma.content.findMany({ where: { type: 'post', status: 'publish', password: '' }, select: { id: true } })).map((r) => r.id);
 const pick = () => ids[Math.floor(Math.random() * ids.length)];
 let serial = 0;

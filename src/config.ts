@@ -50,7 +50,7 @@ export interface Config {
   maxInFlight: number;
   /** Entries in the shaped-response cache (0 disables it). */
   cacheEntries: number;
-  /** What the cache's entries may weigh in all, per process (CACHE_MAX_BYTES, default 32 MiB). */
+  /** What the cache's entries may weigh in all, per process (CACHE_MAX_BYTES, default 16 MiB). */
   cacheMaxBytes: number;
   /**
    * Hosts (`name` or `name:port`) that server-side fetches such as the oEmbed proxy may reach
@@ -120,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerHeapMb: workerHeapMb(env.WORKER_HEAP_MB),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
-    cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 32 * 1024 * 1024)) || 32 * 1024 * 1024,
+    cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 16 * 1024 * 1024)) || 16 * 1024 * 1024,
     oembedAllowHosts: (env.OEMBED_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     urlDetailsAllowHosts: (env.URL_DETAILS_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     smtpUrl: env.SMTP_URL || null,

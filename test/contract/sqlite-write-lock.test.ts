@@ -67,4 +67,11 @@ describe.skipIf(provider !== 'sqlite')('SQLite write lock between processes', ()
     const sync = await site.db.prisma.$queryRawUnsafe<{ synchronous: number | bigint }[]>('PRAGMA synchronous');
     expect(Number(sync[0].synchronous)).toBe(1);
   });
+
+  it("keeps SQLite's own 2 MB page cache on the adapter's connection and on the reads' one, not the driver's 16 MB", async () => {
+    const adapter = await site.db.prisma.$queryRawUnsafe<{ cache_size: number | bigint }[]>('PRAGMA cache_size');
+    expect(Number(adapter[0].cache_size)).toBe(-2048);
+    const reads = await site.db.read('PRAGMA cache_size', []);
+    expect(Number(reads[0].cache_size)).toBe(-2048);
+  });
 });

@@ -10,6 +10,11 @@ describe('loadConfig', () => {
     expect(['0', '64', '300.7'].map(workerHeapMb)).toEqual([0, 128, 300]);
   });
 
+  it('keeps 16 MiB of cached answers per process by default', () => {
+    expect(loadConfig({}).cacheMaxBytes).toBe(16 * 2 ** 20);
+    expect(loadConfig({ CACHE_MAX_BYTES: '1000000' }).cacheMaxBytes).toBe(1_000_000);
+  });
+
   it('defaults WORKERS to the number of cores', () => {
     expect(loadConfig({}).workers).toBe(availableParallelism());
   });
