@@ -1,6 +1,7 @@
 // One REST request: authenticate, match, merge and validate params, answer from the cache or
 // run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
 import type { Db } from '../src/db/client.js';
+import { txStatements } from '../src/db/sql.js';
 import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
@@ -196,25 +197,41 @@ export function createDispatcher(o: DispatcherOptions) {
   const ROLLBACK = Symbol('rollback');
 
   /**
-   * Runs the items in order, each answered on its own. Atomic: one database transaction for all
-   * (the items' own transactions join it), rolled back at the first failing item, which is the
-   * last one run.
+   * Runs the items in order, each answered on its own, in one database transaction (the items' own
+   * transactions join it): one write lock and one commit for the batch instead of one per item.
+   * - Atomic: rolled back at the first failing item, which is the last one run.
+   * - Otherwise each item runs inside a savepoint: a failing item's writes are rolled back to it
+   *   and the next items run, so every item keeps or loses its own writes as it would have on its
+   *   own; what the batch kept is committed once all have run.
+   * Every read inside goes through the transaction, so an item sees what the items before it wrote.
    */
   async function runItems(items: Prepared[], ctx: Context, atomic: boolean): Promise<{ results: ItemResult[]; rolledBack: boolean }> {
     const results: ItemResult[] = [];
-    if (!atomic) {
-      for (const item of items) results.push(item.error ?? (await runItem(item, ctx)));
-      return { results, rolledBack: false };
-    }
     let rolledBack = false;
     try {
       await o.db.prisma.$transaction(async (tx) => {
-        const db: Db = Object.create(o.db, { prisma: { value: joined(tx) } });
-        const txCtx = createContext(db, ctx.viewer, o.media ?? null);
+        const statements = txStatements(tx, o.db);
+        const db: Db = Object.create(o.db, {
+          prisma: { value: joined(tx) },
+          read: { value: (sql: string, args: readonly unknown[]) => statements.query(sql, ...args) },
+        });
         for (const item of items) {
-          const result = item.error ?? (await runItem(item, txCtx));
+          if (item.error) {
+            results.push(item.error);
+            if (atomic) throw ROLLBACK;
+            continue;
+          }
+          if (!atomic) await statements.execute('SAVEPOINT batch_item');
+          // A context of its own per item, as a single request has: what an earlier item loaded
+          // (and cached in its context's loaders) may have changed since.
+          const result = await runItem(item, createContext(db, ctx.viewer, o.media ?? null));
           results.push(result);
-          if (result.status >= 400) throw ROLLBACK;
+          if (atomic) {
+            if (result.status >= 400) throw ROLLBACK;
+            continue;
+          }
+          if (result.status >= 400) await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
+          await statements.execute('RELEASE SAVEPOINT batch_item');
         }
       }, { maxWait: 15_000, timeout: 120_000 });
     } catch (err) {

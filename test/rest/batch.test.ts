@@ -115,6 +115,50 @@ describe('batch answers', () => {
     expect(await found(word)).toEqual([res.body.responses[0].body.id, edited.id].sort((a, b) => a - b));
   });
 
+  it('commits a normal batch once, keeping each item\'s outcome: the writes of all its items land together', async () => {
+    const word = token();
+    const before = site.db.localVersion;
+    const res = await batch({
+      requests: [
+        createItem({ title: `One ${word}`, status: 'publish' }),
+        { method: 'PATCH', path: '/core/v2/posts/987654', body: { title: 'Nobody' } },
+        createItem({ title: `Two ${word}`, status: 'publish' }),
+        createItem({ name: `Tag ${word}` }, '/core/v2/tags'),
+      ],
+    });
+    expect(res.body.responses.map((e: Envelope) => e.status)).toEqual([201, 404, 201, 201]);
+    expect(item(res, 1)).toBeWpError(404, 'rest_post_invalid_id');
+    // One commit announced for the three writing items (one per item when each had its own transaction).
+    expect(site.db.localVersion - before).toBe(1);
+    expect(await found(word)).toEqual([res.body.responses[0].body.id, res.body.responses[2].body.id].sort((a, b) => a - b));
+  });
+
+  it('lets an item read what the items before it wrote, in normal and in atomic batches', async () => {
+    for (const atomic of [false, true]) {
+      const word = token();
+      // The next id the table hands out: the batch's first item gets it.
+      const next = (await site.createPost({ title: `Probe ${word}` })).id + 1;
+      const res = await batch({
+        ...(atomic ? { atomic: true } : {}),
+        requests: [
+          createItem({ title: `Made ${word}`, status: 'publish', categories: [1] }),
+          { method: 'PATCH', path: `/core/v2/posts/${next}`, body: { title: `Changed ${word}` } },
+          createItem({ title: `Child ${word}`, status: 'publish' }, '/core/v2/pages'),
+        ],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(207);
+      expect(res.body.failed).toBeUndefined();
+      expect(res.body.responses[0].body.id).toBe(next);
+      expect(res.body.responses[1].status).toBe(200);
+      expect(res.body.responses[1].body.id).toBe(next);
+      expect(res.body.responses[1].body.title.raw).toBe(`Changed ${word}`);
+      // What the update answers was read back inside the batch: the first item's category and its revisions.
+      expect(res.body.responses[1].body.categories).toEqual([1]);
+      expect(res.body.responses[1].body._links['version-history'][0].count).toBeGreaterThanOrEqual(1);
+      expect((await site.req('GET', `/core/v2/posts/${next}`)).body.title.rendered).toBe(`Changed ${word}`);
+    }
+  });
+
   it('runs 25 items, all of them', async () => {
     const word = token();
     const requests = Array.from({ length: 25 }, (_, i) => createItem({ title: `Bulk ${i} ${word}`, status: 'publish' }));
