@@ -39,7 +39,9 @@ export interface Db {
    * Sends one read statement straight to the connection (SQLite) or pool (PostgreSQL) Prisma's
    * adapter opened, past Prisma's query engine: rows as the driver gives them (column names as
    * keys), counted with the rest. Placeholders are `?` on SQLite and `$1…` on PostgreSQL. Not
-   * inside a transaction: on PostgreSQL it runs on a pooled connection of its own.
+   * inside a transaction: it runs on a connection of its own (SQLite's second one, a pooled one on
+   * PostgreSQL) and sees only what is committed. (The handle a batch gives its items reads through
+   * the batch's transaction instead.)
    */
   read(sql: string, args: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /**

@@ -11,9 +11,9 @@
 // answer `null`, and the caller asks Prisma: the fast path is an optimisation, never a second
 // definition of what a query means. A context whose client is a transaction's while its handle's
 // is not (`direct`) always asks Prisma: these reads run on a connection of their own (SQLite's
-// second one, PostgreSQL's pool), which does not see the transaction's writes. (An atomic batch
-// gives its items a handle whose root client is the transaction's own: their reads still come
-// here, and see only what is committed.)
+// second one, PostgreSQL's pool), which does not see the transaction's writes. (A batch gives its
+// items a handle whose root client is the transaction's own and whose `read` runs inside the
+// transaction: their reads still come here, and see what the batch wrote.)
 // test/contract/direct-reads.test.ts runs each shape both ways and compares the results.
 import type { Context } from '../context.js';
 import type { Db } from './client.js';
