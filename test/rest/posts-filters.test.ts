@@ -101,7 +101,8 @@ describe('search', () => {
     };
     const driven = await answers();
     const saved = { ...listPlans };
-    const raw = vi.spyOn(site.db.prisma, '$queryRawUnsafe');
+    // The search's statements go straight to the driver (Db.read).
+    const raw = vi.spyOn(site.db, 'read');
     const walks = () => raw.mock.calls.filter(([sql]) => String(sql).startsWith('WITH w AS')).length;
     try {
       // The walk whatever the sizes, reading more rows than the pages need…
