@@ -219,6 +219,18 @@ interface WriteLock {
 }
 
 /**
+ * A connection's page cache: SQLITE_CACHE_MB (default 2, SQLite's own default). better-sqlite3
+ * builds SQLite with 16 MB per connection, and a worker has two (the adapter's and the reads'):
+ * as the search and category scenarios of the bench walked more of the file, the caches filled
+ * and a worker's malloc heap grew by about 40 MB to stay there. Pages outside the cache come from
+ * the operating system's file cache; no slower reads were measurable here.
+ */
+function setPageCache(db: Database.Database): void {
+  const mb = Number(process.env.SQLITE_CACHE_MB ?? 2);
+  if (Number.isFinite(mb) && mb > 0) db.pragma(`cache_size = -${Math.round(mb * 1024)}`);
+}
+
+/**
  * Tunes the SQLite connection the adapter opened, and returns how its transactions begin.
  *
  * - Prepared statements are kept: the adapter prepares every statement anew, while Prisma sends
@@ -238,18 +250,6 @@ interface WriteLock {
  *   (which fails as before). Transactions of this process queue before that, one at a time, as
  *   the adapter's own mutex had them.
  */
-/**
- * A connection's page cache: SQLITE_CACHE_MB (default 2, SQLite's own default). better-sqlite3
- * builds SQLite with 16 MB per connection, and a worker has two (the adapter's and the reads'):
- * as the search and category scenarios of the bench walked more of the file, the caches filled
- * and a worker's malloc heap grew by about 40 MB to stay there. Pages outside the cache come from
- * the operating system's file cache; no slower reads were measurable here.
- */
-function setPageCache(db: Database.Database): void {
-  const mb = Number(process.env.SQLITE_CACHE_MB ?? 2);
-  if (Number.isFinite(mb) && mb > 0) db.pragma(`cache_size = -${Math.round(mb * 1024)}`);
-}
-
 function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLock | null {
   const db = (adapter as { client?: Database.Database }).client;
   if (!db || typeof db.prepare !== 'function' || (db as unknown as { __reuse?: boolean }).__reuse) return null;
