@@ -249,9 +249,10 @@ function exactWords(ctx: Context, include: string[][], exclude: string[][], scop
     if (phrases.some((w) => w.some((x) => !/^[a-z0-9]+$/.test(x)))) return null;
     const last = [...new Set(phrases.map((w) => w[w.length - 1]))];
     const upper = (s: string) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
-    const rows = await ctx.prisma.$queryRawUnsafe<{ prefix: string; term: string }[]>(
+    const rows = await query<{ prefix: string; term: string }>(
+      ctx,
       last.map(() => `SELECT * FROM (SELECT ? AS prefix, term FROM content_fts_vocab WHERE term >= ? AND term < ? LIMIT ${listPlans.maxExpansion + 1})`).join(' UNION ALL '),
-      ...last.flatMap((w) => [w, w, upper(w)]),
+      last.flatMap((w) => [w, w, upper(w)]),
     );
     const words = new Map<string, string[]>(last.map((w) => [w, []]));
     for (const r of rows) words.get(r.prefix)!.push(r.term);
