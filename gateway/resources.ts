@@ -125,17 +125,24 @@ export function collectionArgs(list: ListDef): Record<string, ArgDef> {
   return args;
 }
 
+/** Per collection: each GraphQL-bound param with its GraphQL name (worked out once, not per request). */
+const listParams = new WeakMap<ListDef, [string, ListDef['params'][string], string][]>();
+
 /** REST params of a collection → the list field's variables: its own arguments and `filter`. */
 export function listVariables(list: ListDef, params: Params): Record<string, unknown> & { filter: Record<string, unknown> } {
+  let bound = listParams.get(list);
+  if (!bound) {
+    bound = Object.entries(list.params).filter(([, p]) => p.in !== 'rest').map(([rest, p]) => [rest, p, p.graphql ?? camelCase(rest)]);
+    listParams.set(list, bound);
+  }
   const vars: Record<string, unknown> & { filter: Record<string, unknown> } = { filter: {} };
-  for (const [rest, p] of Object.entries(list.params)) {
-    if (p.in === 'rest') continue;
+  for (const [rest, p, name] of bound) {
     let value = params[rest];
     if (p.fromRest) value = p.fromRest(value);
     if (value === undefined || value === null) continue;
     value = enumNamed(p, value);
-    if (p.in === 'filter') vars.filter[p.graphql ?? camelCase(rest)] = value;
-    else vars[p.graphql ?? camelCase(rest)] = value;
+    if (p.in === 'filter') vars.filter[name] = value;
+    else vars[name] = value;
   }
   return vars;
 }

@@ -63,11 +63,20 @@ class Failure {
 
 /** Validate `value` against `schema`; `param` is the name used in messages. Returns null when valid. */
 export function validateValue(value: unknown, schema: ArgSchema, param: string): ArgError | null {
+  const checked = checkValue(value, schema, param);
+  return 'error' in checked ? checked.error : null;
+}
+
+/**
+ * Validates `value`, then sanitises it (WordPress's two steps for one argument): the error, or the
+ * value as `sanitizeValue` would give it.
+ */
+export function checkValue(value: unknown, schema: ArgSchema, param: string): { error: ArgError } | { value: unknown } {
   const error = validate(value, schema, param);
-  if (error) return error;
+  if (error) return { error };
   // The sanitise step may still refuse the value (uniqueItems after coercion).
   const sanitized = sanitize(value, schema, param);
-  return sanitized instanceof Failure ? sanitized.error : null;
+  return sanitized instanceof Failure ? { error: sanitized.error } : { value: sanitized };
 }
 
 /** Sanitise an already-valid value, coercing it to the schema's type the way WordPress does. */
