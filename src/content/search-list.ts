@@ -65,6 +65,14 @@ export const listPlans = {
   walkRowCost: 4,
   /** Most words a prefix may stand for in the walk plan's exact-word query. */
   maxExpansion: 16,
+  /**
+   * PostgreSQL: a row its planner walks down the date index costs about this many matches read
+   * through the GIN indexes and sorted (it computes to_tsvector of the row's columns: 100 µs for a
+   * post of 1.5 KB here, against about 0.6 µs a match).
+   */
+  pgWalkRowCost: 150,
+  /** PostgreSQL: the fixed part of reading the matches (the three GIN scans, about 2 ms), in matches. */
+  pgDriveBase: 3000,
 };
 
 /**
@@ -176,13 +184,19 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
     if (!pg && total > listPlans.minMatches) walkMatch = await exactWords(ctx, include, exclude, fields);
   }
 
-  const drivePage = () => {
+  const drivePage = (fenced = false) => {
     const params: unknown[] = [];
     const b = build('drive', params, { withExclude: true });
     const order = orderSql(params);
     const p = binder(pg, params);
-    return query<{ id: number | bigint }>(ctx, `SELECT c."id" AS id FROM ${b.from} WHERE ${b.where} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`, params);
+    // Fenced (PostgreSQL, newest or oldest first): the matches are read in a subquery the planner
+    // may not merge (OFFSET 0), so through the GIN indexes, then sorted; see pgDrives.
+    const from = fenced ? `(SELECT c."id", c."date" FROM ${b.from} WHERE ${b.where} OFFSET 0) c` : `${b.from} WHERE ${b.where}`;
+    return query<{ id: number | bigint }>(ctx, `SELECT c."id" AS id FROM ${from} ORDER BY ${order} LIMIT ${p(take)} OFFSET ${p(skip)}`, params);
   };
+  if (pg && planning.scope && walkable(o, f, site) && pgDrives(total, await planning.scope(), skip, take)) {
+    return { ids: (await drivePage(true)).map((r) => Number(r.id)), total };
+  }
   let rows: { id: number | bigint }[] | null = null;
   if (walkMatch && planning.scope && walkable(o, f, site)) {
     const cap = walkRows(total, await planning.scope(), skip, take);
@@ -226,6 +240,19 @@ function filterClauses(f: SearchListFilter, site: SiteSettings, and: string[], p
   const has = (ids: number[]) => `EXISTS (SELECT 1 FROM "TermRelationship" t WHERE t."contentId" = c."id" AND t."termId" IN (${list(ids)}))`;
   const tax = f.tax.map((t) => (t.mode === 'none' ? `NOT ${has(t.ids)}` : t.mode === 'all' ? `(${t.ids.map((id) => has([id])).join(' AND ')})` : has(t.ids)));
   if (tax.length) and.push(`(${tax.join(f.taxRelation === 'OR' ? ' OR ' : ' AND ')})`);
+}
+
+/**
+ * PostgreSQL's plan for a page newest (or oldest) first. Its planner does not know how many rows
+ * a word matches (a prefix query is estimated at a few percent of them whatever the word) and,
+ * with a LIMIT, walks the date index testing each row's text: for a word in 3% of 10,000 posts
+ * that was 290 rows and 30 ms for one page, against 2.5 ms through the GIN indexes. The total
+ * is known (cached), so the walk's rows are too: (skip + take) × scope ÷ total. True when
+ * reading the matches costs less.
+ */
+export function pgDrives(total: number, scope: number, skip: number, take: number): boolean {
+  if (total <= 0) return true;
+  return ((skip + take) * scope / total) * listPlans.pgWalkRowCost > total + listPlans.pgDriveBase;
 }
 
 /** Whether the walk plan can serve the order: newest (or oldest) first by date, one status, no sticky posts first. */

@@ -3,7 +3,7 @@
 // rules, taxonomy filters (lists and objects), tax_relation, sticky/ignore_sticky, format, paging.
 // Each group keeps to its own words, categories or ids, so the groups do not see each other's posts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestSite, type As, type TestResponse as Res, type TestSite } from '../helpers/app.js';
+import { createTestSite, provider, type As, type TestResponse as Res, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
@@ -119,6 +119,40 @@ describe('search', () => {
       raw.mockRestore();
     }
     expect(driven.map((a) => (a as [string, number[]])[1].length).every((n, i) => n > 0 || i === 5)).toBe(true);
+  });
+
+  it.skipIf(provider !== 'postgres')('cuts the same pages when PostgreSQL reads the matches first or lets its planner walk the date order', async () => {
+    // Newest first, PostgreSQL's planner walks the date index testing each row's text unless told
+    // otherwise (pgDrives): the matches read first through a fenced subquery must give the same pages.
+    const { listPlans, pgDrives } = await import('../../src/content/search-list.js');
+    const queries = ['?search=marmalade', '?search=orange%20juice', '?search=marmalade%20-tea', `?search=marmalade&exclude=${s.marmaladeTitle}`,
+      '?search=marmalade&per_page=1&page=2', '?search=marmalade&order=asc', '?search=orange&per_page=2&offset=1', `?search=orange&categories=${await term('categories', { name: 'Empty search group' })}`];
+    const fenced = vi.spyOn(site.db, 'read');
+    const answers = async () => {
+      const out: unknown[] = [];
+      for (const q of queries) {
+        site.db.changed();
+        out.push([q, idsOf(await list(q)), total(await list(q))]);
+      }
+      return out;
+    };
+    const saved = { ...listPlans };
+    try {
+      Object.assign(listPlans, { pgWalkRowCost: 0 });
+      const planned = await answers();
+      const reads = (sqls: unknown[][]) => sqls.filter(([sql]) => String(sql).includes('OFFSET 0) c')).length;
+      // Only the search with no match (a walk would test every row of the category for nothing).
+      expect(reads(fenced.mock.calls)).toBe(1);
+      fenced.mockClear();
+      Object.assign(listPlans, { pgWalkRowCost: Number.MAX_SAFE_INTEGER });
+      expect(await answers()).toEqual(planned);
+      expect(reads(fenced.mock.calls)).toBeGreaterThanOrEqual(queries.length);
+    } finally {
+      Object.assign(listPlans, saved);
+      fenced.mockRestore();
+    }
+    // The cost model: a rare word (3% of 10,000 posts) is read from its matches, a common one walked; a deep page is read from the matches.
+    expect([pgDrives(339, 10_000, 0, 10), pgDrives(7_747, 10_000, 0, 10), pgDrives(7_747, 10_000, 9_990, 10)]).toEqual([true, false, true]);
   });
 
   it('orders by relevance (title before excerpt before content) only with a search', async () => {
