@@ -102,8 +102,9 @@ describe('PostsList', () => {
     const hundred = await cost('?per_page=100&page=1');
     expect(one).toBe(hundred);
     expect(one).toBeLessThanOrEqual(7);
-    // A search adds exactly the full-text lookup.
+    // A search adds exactly the full-text lookup, and on PostgreSQL the count of the list without
+    // the word (its plan choice; both counts are kept until the next write).
     expect(await cost('?per_page=1&search=Post')).toBe(await cost('?per_page=100&search=Post'));
-    expect(await cost('?per_page=100&search=Post')).toBe(hundred + 1);
+    expect(await cost('?per_page=100&search=Post')).toBe(hundred + (site.db.provider === 'postgres' ? 2 : 1));
   });
 });

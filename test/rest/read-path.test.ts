@@ -30,10 +30,12 @@ describe('cold reads', () => {
     expect(first.res.body.class_list).toContain('category-gardens');
     const second = await statementsOf(`/core/v2/posts/${ids[1]}`);
     expect(second.res.body.class_list).toContain('category-gardens');
-    // The row is read once (the rights check's read is the answer), with its meta and terms, then
-    // its revision stats; the term slugs only on the first read of a version.
-    expect(second.statements).toBe(4);
-    expect(first.statements).toBe(5);
+    // The row is read once (the rights check's read is the answer), with its meta and terms (on
+    // PostgreSQL in the same statement), then its revision stats; the term slugs only on the first
+    // read of a version.
+    const row = site.db.provider === 'postgres' ? 1 : 3;
+    expect(second.statements).toBe(row + 1);
+    expect(first.statements).toBe(row + 2);
   });
 
   it('class_list follows a renamed category at once', async () => {
