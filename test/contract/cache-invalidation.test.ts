@@ -17,9 +17,13 @@ async function title(): Promise<string> {
   return res.body.title.rendered;
 }
 
-/** Reads the post twice and checks the second answer came from the cache (no SQL at all). */
+/**
+ * Reads the post three times and checks the third answer came from the cache (no SQL at all):
+ * the cache keeps an answer the second time it is asked for under a version.
+ */
 async function cachedTitle(): Promise<string> {
   const first = await title();
+  expect(await title()).toBe(first);
   const before = site.db.statements;
   const second = await title();
   expect(site.db.statements).toBe(before);
@@ -144,11 +148,14 @@ describe('writes that announce nothing still retire the response cache', () => {
 
   it('a read that straddles an unannounced write is not stored', async () => {
     const cache = site.app.cache!;
+    // Answered once before: the next answer for each key would be kept (see the doorkeeper).
+    for (const key of ['straddling', 'after']) cache.set(key, { status: 200, headers: {}, body: 'first' }, cache.begin());
     const started = cache.begin();
     await site.db.prisma.content.update({ where: { id: postId }, data: { title: fresh() } });
     cache.set('straddling', { status: 200, headers: {}, body: 'what the read saw' }, started);
     expect(cache.get('straddling')).toBeUndefined();
     const now = cache.begin();
+    cache.set('after', { status: 200, headers: {}, body: 'first' }, now);
     cache.set('after', { status: 200, headers: {}, body: 'fresh' }, now);
     expect(cache.get('after')?.body).toBe('fresh');
   });

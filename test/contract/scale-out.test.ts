@@ -152,7 +152,7 @@ describe.skipIf(!onPostgres)('two instances over one PostgreSQL database', () =>
   });
 
   it('warm caches on both let go after a write through A: B and A both answer with the change', async () => {
-    // Warm: the same anonymous reads twice on each instance (the second from its response cache).
+    // Warm: the same anonymous reads twice on each instance (the second answer is kept by its response cache).
     for (const inst of [a, b]) {
       for (let i = 0; i < 2; i++) {
         expect((await list(inst)).titles).toContain('Made on A');

@@ -180,8 +180,8 @@ describe('site-health/v1 tests', () => {
   });
 
   it('page-cache: good with the entries it holds, recommended when off', async () => {
-    await healthy.req('GET', '/core/v2/posts');
-    await healthy.req('GET', '/core/v2/pages');
+    // Each answered twice: the cache keeps an answer the second time.
+    for (const path of ['/core/v2/posts', '/core/v2/pages', '/core/v2/posts', '/core/v2/pages']) await healthy.req('GET', path);
     const held = healthy.app.cache!.size;
     expect(held).toBeGreaterThanOrEqual(2);
     const on = await check(healthy, 'page-cache');
