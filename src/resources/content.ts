@@ -11,7 +11,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
-import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, passwordRequired, revisionStats, termSelect, textValue } from '../schema/content/objects.js';
+import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, footnotesSelect, passwordRequired, revisionStats, termSelect, textValue, withFootnotes, withTerms } from '../schema/content/objects.js';
 import { permalink, permalinkTemplate } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
@@ -123,16 +123,16 @@ const postFields: Record<string, FieldDef> = {
     kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: PostMetaType, graphqlInputType: PostMetaInput,
     properties: { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } },
     fromRest: (value) => (value && typeof value === 'object' && !Array.isArray(value) && 'footnotes' in value ? { footnotes: (value as { footnotes: unknown }).footnotes } : undefined),
-    select: { meta: { where: { key: 'footnotes' }, select: { key: true, value: true } } },
-    resolve: (p: Row) => ({ footnotes: p.meta?.find((m) => m.key === 'footnotes')?.value ?? '' }),
+    select: footnotesSelect, selectOnType: true,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withFootnotes(ctx, p, (meta) => ({ footnotes: meta.find((m) => m.key === 'footnotes')?.value ?? '' })),
   },
   categories: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect,
-    resolve: (p: Row) => p.terms!.filter((r) => r.taxonomy === 'category').map((r) => r.termId),
+    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect, selectOnType: true,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'category').map((r) => r.termId)),
   },
   tags: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect,
-    resolve: (p: Row) => p.terms!.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId),
+    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect, selectOnType: true,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId)),
   },
   permalinkTemplate: {
     kind: 'string', description: 'Permalink template for the post.', contexts: EDIT, readonly: true,
@@ -141,7 +141,7 @@ const postFields: Record<string, FieldDef> = {
   generatedSlug: { kind: 'string', description: 'Slug automatically generated from the post title.', contexts: EDIT, readonly: true, resolve: (p: Row) => sanitizeTitle(p.title) },
   classList: {
     kind: 'string[]', description: 'An array of the class names for the post container element.', contexts: VIEW_EDIT, readonly: true,
-    select: termSelect, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p),
+    select: termSelect, selectOnType: true, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p),
   },
   // Not REST fields: what the gateway builds `_links` and Allow from.
   revisionCount: {
@@ -167,7 +167,7 @@ export const PageResource = deriveResource(PostResource, {
       graphqlDescription: 'Id of the parent page; 0 for none.', resolve: (p: Row) => p.parentId ?? 0,
     },
     menuOrder: { kind: 'integer', description: 'The order of the post in relation to other posts.', contexts: VIEW_EDIT },
-    classList: { ...postFields.classList, select: undefined },
+    classList: { ...postFields.classList, select: undefined, selectOnType: undefined, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, false) },
   },
   after: { parent: 'featuredMedia', menuOrder: 'parent' },
 });

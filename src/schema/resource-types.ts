@@ -78,7 +78,7 @@ export function resourceFields(t: any, r: ResourceDef, builder: AnyBuilder = def
       nullable: !!f.nullable,
       description: f.graphqlDescription ?? f.description,
       ...(args ? { args } : {}),
-      ...(f.select ? { select: f.select } : {}),
+      ...(f.select && !f.selectOnType ? { select: f.select } : {}),
       // A column read under the field's own name gets no resolver: the default one reads the same
       // property, and graphql-jit (the gateway's compiled operations) then reads it inline instead
       // of calling a function per field per row.
@@ -86,6 +86,22 @@ export function resourceFields(t: any, r: ResourceDef, builder: AnyBuilder = def
     });
   }
   return out;
+}
+
+/**
+ * The relations a resource's type reads with every row: the selections of its `selectOnType`
+ * fields, merged (for a prismaObject's `include`). Undefined when it has none.
+ */
+export function typeInclude(r: ResourceDef): Record<string, unknown> | undefined {
+  const include: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(r.fields)) {
+    if (!f.select || !f.selectOnType || f.writeOnly) continue;
+    for (const [relation, spec] of Object.entries(f.select)) {
+      if (include[relation] !== undefined && JSON.stringify(include[relation]) !== JSON.stringify(spec)) throw new Error(`${r.name}.${name} selects ${relation} differently from another field`);
+      include[relation] = spec;
+    }
+  }
+  return Object.keys(include).length ? include : undefined;
 }
 
 /** The input type of a resource's writable fields (`PostInput`), shared by create and update. */

@@ -132,7 +132,8 @@ describe('search', () => {
       const out: unknown[] = [];
       for (const q of queries) {
         site.db.changed();
-        out.push([q, idsOf(await list(q)), total(await list(q))]);
+        const res = await list(q);
+        out.push([q, idsOf(res), total(res)]);
       }
       return out;
     };

@@ -135,6 +135,34 @@ export async function ancestorSlugs(ctx: Context, row: { type: string; parentId:
 
 export const termSelect = { terms: { select: { termId: true, taxonomy: true }, orderBy: { termOrder: 'asc' as const } } };
 
+/** The footnotes meta row of a post, as `footnotesSelect` reads it. */
+export const footnotesSelect = { meta: { where: { key: 'footnotes' }, select: { key: true, value: true } } };
+
+type TermRow = { termId: number; taxonomy: string };
+type MetaRow = { key: string; value: string };
+
+/**
+ * `fn` of a row's term assignments: those read with the row (the type's include, see
+ * `typeInclude`), or, for a row read without them, those of every such row of the request in one
+ * batched read. Synchronous when they came with the row.
+ */
+export function withTerms<T>(ctx: Context, p: { id: number; terms?: TermRow[] }, fn: (terms: TermRow[]) => T): T | Promise<T> {
+  if (p.terms) return fn(p.terms);
+  return ctx.loader<number, TermRow[]>('contentTerms', async (ids) => {
+    const rows = await ctx.prisma.termRelationship.findMany({ where: { contentId: { in: [...ids] } }, orderBy: { termOrder: 'asc' }, select: { contentId: true, termId: true, taxonomy: true } });
+    return ids.map((id) => rows.filter((r) => r.contentId === id).map(({ termId, taxonomy }) => ({ termId, taxonomy })));
+  }).load(p.id).then(fn);
+}
+
+/** `fn` of a row's footnotes meta (as `withTerms`). */
+export function withFootnotes<T>(ctx: Context, p: { id: number; meta?: MetaRow[] }, fn: (meta: MetaRow[]) => T): T | Promise<T> {
+  if (p.meta) return fn(p.meta);
+  return ctx.loader<number, MetaRow[]>('contentFootnotes', async (ids) => {
+    const rows = await ctx.prisma.postMeta.findMany({ where: { contentId: { in: [...ids] }, key: 'footnotes' }, select: { contentId: true, key: true, value: true } });
+    return ids.map((id) => rows.filter((r) => r.contentId === id).map(({ key, value }) => ({ key, value })));
+  }).load(p.id).then(fn);
+}
+
 const slugs = versionCache<string | null>(5000);
 
 /**
@@ -161,10 +189,10 @@ export function primeTermSlugs(ctx: Context, terms: { id: number; slug: string }
 }
 
 /** CSS classes as a theme's post_class() gives them. */
-export async function classList(ctx: Context, p: Content & { terms?: { taxonomy: string; termId: number }[] }): Promise<string[]> {
+export async function classList(ctx: Context, p: Content & { terms?: { taxonomy: string; termId: number }[] }, withTermClasses = true): Promise<string[]> {
   const type = contentTypeOf(p.type);
   const sticky = type.supports.sticky && (await ctx.site()).stickyPosts.includes(p.id);
-  const terms = p.terms ?? [];
+  const terms = withTermClasses ? await withTerms(ctx, p, (t) => t) : [];
   const termSlugs = await Promise.all(terms.map((r) => termSlug(ctx, r.termId)));
   return [
     `post-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,

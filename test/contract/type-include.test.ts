@@ -1,0 +1,57 @@
+// Posts read their terms and footnotes with every row (the type's include), so their fields run
+// without Pothos's per-row check; a row that comes without them still answers, through one batched
+// read per request. Runs on both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, type TestSite } from '../helpers/app.js';
+import { createContext } from '../../src/context.js';
+import { withFootnotes, withTerms } from '../../src/schema/content/objects.js';
+import { PostResource } from '../../src/resources/content.js';
+import { typeInclude } from '../../src/schema/resource-types.js';
+
+let site: TestSite;
+let ids: number[];
+let category: number;
+let tag: number;
+beforeAll(async () => {
+  site = await createTestSite();
+  category = (await site.createTerm('categories', { name: 'Included' })).id;
+  tag = (await site.createTerm('tags', { name: 'Also included' })).id;
+  ids = [
+    (await site.createPost({ title: 'With terms', status: 'publish', categories: [category], tags: [tag], meta: { footnotes: '[{"id":"a","content":"Note"}]' } })).id,
+    (await site.createPost({ title: 'Plain', status: 'publish' })).id,
+  ];
+});
+afterAll(async () => { await site?.close(); });
+
+describe('relations read with every post', () => {
+  it('the post type includes the terms and footnotes its fields read', () => {
+    expect(Object.keys(typeInclude(PostResource) ?? {}).sort()).toEqual(['meta', 'terms']);
+  });
+
+  it('a row read without them gets them in one batched read per relation', async () => {
+    const ctx = createContext(site.db, null);
+    const before = site.db.statements;
+    const [terms, none, meta] = await Promise.all([
+      withTerms(ctx, { id: ids[0] }, (t) => t.map((r) => [r.taxonomy, r.termId])),
+      withTerms(ctx, { id: ids[1] }, (t) => t.map((r) => [r.taxonomy, r.termId])),
+      withFootnotes(ctx, { id: ids[0] }, (m) => m.map((r) => r.value)),
+    ]);
+    expect(terms).toEqual([['category', category], ['post_tag', tag]]);
+    expect(none).toEqual([['category', 1]]);
+    expect(meta).toEqual(['[{"id":"a","content":"Note"}]']);
+    expect(site.db.statements - before).toBe(2);
+    // A row that came with them is answered at once, without a statement.
+    expect(withTerms(ctx, { id: ids[0], terms: [{ termId: 7, taxonomy: 'category' }] }, (t) => t.length)).toBe(1);
+    expect(site.db.statements - before).toBe(2);
+  });
+
+  it('the fields answer the same through REST and GraphQL', async () => {
+    const rest = await site.req('GET', `/core/v2/posts/${ids[0]}`);
+    expect(rest.status).toBe(200);
+    expect([rest.body.categories, rest.body.tags, rest.body.meta]).toEqual([[category], [tag], { footnotes: '[{"id":"a","content":"Note"}]' }]);
+    expect(rest.body.class_list).toEqual(expect.arrayContaining(['category-included', 'tag-also-included']));
+    const gql = await site.gql(`query($id: Int!) { post(id: $id) { categories tags meta { footnotes } classList } }`, { id: ids[0] });
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.post).toEqual({ categories: [category], tags: [tag], meta: { footnotes: '[{"id":"a","content":"Note"}]' }, classList: rest.body.class_list });
+  });
+});
