@@ -123,15 +123,15 @@ const postFields: Record<string, FieldDef> = {
     kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: PostMetaType, graphqlInputType: PostMetaInput,
     properties: { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } },
     fromRest: (value) => (value && typeof value === 'object' && !Array.isArray(value) && 'footnotes' in value ? { footnotes: (value as { footnotes: unknown }).footnotes } : undefined),
-    select: footnotesSelect, selectOnType: true,
+    select: footnotesSelect, ownsRelation: true,
     resolve: (p: Row, _a: unknown, ctx: Context) => withFootnotes(ctx, p, (meta) => ({ footnotes: meta.find((m) => m.key === 'footnotes')?.value ?? '' })),
   },
   categories: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect, selectOnType: true,
+    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect, ownsRelation: true,
     resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'category').map((r) => r.termId)),
   },
   tags: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect, selectOnType: true,
+    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect, ownsRelation: true,
     resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId)),
   },
   permalinkTemplate: {
@@ -141,7 +141,7 @@ const postFields: Record<string, FieldDef> = {
   generatedSlug: { kind: 'string', description: 'Slug automatically generated from the post title.', contexts: EDIT, readonly: true, resolve: (p: Row) => sanitizeTitle(p.title) },
   classList: {
     kind: 'string[]', description: 'An array of the class names for the post container element.', contexts: VIEW_EDIT, readonly: true,
-    select: termSelect, selectOnType: true, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p),
+    select: termSelect, ownsRelation: true, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p),
   },
   // Not REST fields: what the gateway builds `_links` and Allow from.
   revisionCount: {
@@ -167,7 +167,7 @@ export const PageResource = deriveResource(PostResource, {
       graphqlDescription: 'Id of the parent page; 0 for none.', resolve: (p: Row) => p.parentId ?? 0,
     },
     menuOrder: { kind: 'integer', description: 'The order of the post in relation to other posts.', contexts: VIEW_EDIT },
-    classList: { ...postFields.classList, select: undefined, selectOnType: undefined, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, false) },
+    classList: { ...postFields.classList, select: undefined, ownsRelation: undefined, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, false) },
   },
   after: { parent: 'featuredMedia', menuOrder: 'parent' },
 });

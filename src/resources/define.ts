@@ -124,12 +124,10 @@ export interface FieldDef {
   /** Prisma selection the resolver needs (relations, other columns). */
   select?: Record<string, unknown>;
   /**
-   * The selection is the object type's, read with every row of the type whatever the query asks
-   * (`typeInclude`), not the field's: the resolver then runs without Pothos's per-row check of how
-   * the row was loaded (about a tenth of a cold list read's CPU for four such fields), and must
-   * read the relation itself when a row comes without it (see `withTerms`).
+   * With `select`: the resolver reads the relation itself when a row comes without it (see
+   * `withTerms`), so it runs without plugin-prisma's per-row wrapper (`unwrapOwnResolvers`).
    */
-  selectOnType?: boolean;
+  ownsRelation?: boolean;
   resolve?: Resolver;
   /** Skip the REST validator (WordPress sets validate_callback null for title/content/excerpt). */
   skipValidation?: boolean;

@@ -1,6 +1,7 @@
 // Imports every schema module and builds the executable schema.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
+import { unwrapOwnResolvers } from './resource-types.js';
 import './site/types.js';
 import './posts/index.js';
 import './pages/index.js';
@@ -21,7 +22,7 @@ import './abilities/index.js';
 import './relations/index.js';
 import './subscriptions/index.js';
 
-export const schema = builder.toSchema();
+export const schema = unwrapOwnResolvers(builder.toSchema());
 
 /** The printed SDL is sorted so that its diff shows real changes only. */
 export const sortedSchema = () => lexicographicSortSchema(schema);

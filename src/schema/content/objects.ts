@@ -142,9 +142,9 @@ type TermRow = { termId: number; taxonomy: string };
 type MetaRow = { key: string; value: string };
 
 /**
- * `fn` of a row's term assignments: those read with the row (the type's include, see
- * `typeInclude`), or, for a row read without them, those of every such row of the request in one
- * batched read. Synchronous when they came with the row.
+ * `fn` of a row's term assignments: those read with the row (the field's `select`, when the query
+ * that loaded the row asked for such a field), or, for a row read without them, those of every
+ * such row of the request in one batched read. Synchronous when they came with the row.
  */
 export function withTerms<T>(ctx: Context, p: { id: number; terms?: TermRow[] }, fn: (terms: TermRow[]) => T): T | Promise<T> {
   if (p.terms) return fn(p.terms);
