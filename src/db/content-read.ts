@@ -195,15 +195,20 @@ export async function findContentRows(db: Db, args: Args): Promise<Row[] | null>
     for (const key of Object.keys(args)) if (!['where', 'orderBy', 'skip', 'take', 'include'].includes(key)) unsupported();
     const s = new Statement(postgres);
     const relations = relationPlans(args.include);
-    let columns = CONTENT_COLUMNS.map((c) => `${q('Content')}.${q(c)}`).join(', ');
-    // PostgreSQL: each included relation is a JSON array column of the same statement (see below).
-    if (postgres) for (const rel of relations) columns += `, ${relationColumn(s, rel)} AS ${q(`rel_${rel.name}`)}`;
-    let sql = `SELECT ${columns} FROM ${q('Content')} WHERE ${whereClause(s, args.where)}${orderClause(args.orderBy)}`;
+    const columns = CONTENT_COLUMNS.map((c) => `${q('Content')}.${q(c)}`).join(', ');
+    const order = orderClause(args.orderBy);
+    let sql = `SELECT ${columns} FROM ${q('Content')} WHERE ${whereClause(s, args.where)}${order}`;
     if (args.take !== undefined || args.skip !== undefined) {
       // A negative take is Prisma's "from the end": not handled.
       const take = args.take ?? -1;
       if ((args.take !== undefined && (!Number.isInteger(args.take) || args.take < 0)) || !Number.isInteger(args.skip ?? 0) || (args.skip ?? 0) < 0) unsupported();
       sql += postgres ? (take >= 0 ? ` LIMIT ${s.bind(take)}` : '') + ` OFFSET ${s.bind(args.skip ?? 0)}` : ` LIMIT ${s.bind(take)} OFFSET ${s.bind(args.skip ?? 0)}`;
+    }
+    // PostgreSQL: each included relation is a JSON array column, computed over the page's rows only
+    // (a column of the inner statement would be computed for every row its OFFSET passes over).
+    if (postgres && relations.length) {
+      const extra = relations.map((rel) => `, ${relationColumn(s, rel)} AS ${q(`rel_${rel.name}`)}`).join('');
+      sql = `SELECT ${q('Content')}.*${extra} FROM (${sql}) AS ${q('Content')}${order}`;
     }
     plan = { sql, args: s.args, relations };
   } catch (err) {

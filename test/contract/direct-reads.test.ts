@@ -62,6 +62,20 @@ describe('direct content reads', () => {
     });
   }
 
+  it('on PostgreSQL, computes the relation columns over the page only, not over the rows its OFFSET skips', async () => {
+    const sent: string[] = [];
+    const read = site.db.read.bind(site.db);
+    site.db.read = (sql, args) => { sent.push(sql); return read(sql, args); };
+    try {
+      expect(await findContentRows(site.db, shapes['the next page, oldest first']())).toEqual(await site.db.prisma.content.findMany(shapes['the next page, oldest first']() as never));
+    } finally {
+      site.db.read = read;
+    }
+    expect(sent).toHaveLength(site.db.provider === 'postgres' ? 1 : 3);
+    // The page (LIMIT, OFFSET) is cut in a subquery; the JSON columns are computed outside it.
+    if (site.db.provider === 'postgres') expect(sent[0]).toMatch(/^SELECT "Content"\.\*, \(SELECT COALESCE\(json_agg.* FROM \(SELECT .* OFFSET \$\d+\) AS "Content" ORDER BY/);
+  });
+
   it('answers rows that really are in the database (the comparison is not between two empty lists)', async () => {
     const rows = await findContentRows(site.db, shapes['a page of published posts, newest first']());
     expect(rows!.map((r) => r.title)).toEqual(['Direct 4', 'Direct 3', 'Direct 2']);

@@ -135,32 +135,38 @@ export async function ancestorSlugs(ctx: Context, row: { type: string; parentId:
 
 export const termSelect = { terms: { select: { termId: true, taxonomy: true }, orderBy: { termOrder: 'asc' as const } } };
 
-/** The footnotes meta row of a post, as `footnotesSelect` reads it. */
+/** The Prisma selection of a post's footnotes meta row. */
 export const footnotesSelect = { meta: { where: { key: 'footnotes' }, select: { key: true, value: true } } };
 
 type TermRow = { termId: number; taxonomy: string };
 type MetaRow = { key: string; value: string };
 
 /**
- * `fn` of a row's term assignments: those read with the row (the field's `select`, when the query
- * that loaded the row asked for such a field), or, for a row read without them, those of every
- * such row of the request in one batched read. Synchronous when they came with the row.
+ * `fn` of a relation of a row: the records read with the row (the field's `select`, when the query
+ * that loaded the row asked for such a field), or, for a row read without them, `read` of every
+ * such row of the request in one batched statement (by `name`). Synchronous when they came with it.
  */
-export function withTerms<T>(ctx: Context, p: { id: number; terms?: TermRow[] }, fn: (terms: TermRow[]) => T): T | Promise<T> {
-  if (p.terms) return fn(p.terms);
-  return ctx.loader<number, TermRow[]>('contentTerms', async (ids) => {
-    const rows = await ctx.prisma.termRelationship.findMany({ where: { contentId: { in: [...ids] } }, orderBy: { termOrder: 'asc' }, select: { contentId: true, termId: true, taxonomy: true } });
-    return ids.map((id) => rows.filter((r) => r.contentId === id).map(({ termId, taxonomy }) => ({ termId, taxonomy })));
-  }).load(p.id).then(fn);
+function withRelation<R, T>(ctx: Context, name: string, id: number, had: R[] | undefined, read: (ids: number[]) => Promise<(R & { contentId: number })[]>, fn: (records: R[]) => T): T | Promise<T> {
+  if (had) return fn(had);
+  return ctx.loader<number, R[]>(name, async (ids) => {
+    const byRow = new Map<number, R[]>(ids.map((i) => [i, []]));
+    for (const { contentId, ...record } of await read([...ids])) byRow.get(contentId)?.push(record as R);
+    return ids.map((i) => byRow.get(i)!);
+  }).load(id).then(fn);
 }
 
-/** `fn` of a row's footnotes meta (as `withTerms`). */
+/** `fn` of a row's term assignments, in their order (see `withRelation`). */
+export function withTerms<T>(ctx: Context, p: { id: number; terms?: TermRow[] }, fn: (terms: TermRow[]) => T): T | Promise<T> {
+  return withRelation(ctx, 'contentTerms', p.id, p.terms, (ids) => ctx.prisma.termRelationship.findMany({
+    where: { contentId: { in: ids } }, orderBy: { termOrder: 'asc' }, select: { contentId: true, termId: true, taxonomy: true },
+  }), fn);
+}
+
+/** `fn` of a row's footnotes meta (see `withRelation`). */
 export function withFootnotes<T>(ctx: Context, p: { id: number; meta?: MetaRow[] }, fn: (meta: MetaRow[]) => T): T | Promise<T> {
-  if (p.meta) return fn(p.meta);
-  return ctx.loader<number, MetaRow[]>('contentFootnotes', async (ids) => {
-    const rows = await ctx.prisma.postMeta.findMany({ where: { contentId: { in: [...ids] }, key: 'footnotes' }, select: { contentId: true, key: true, value: true } });
-    return ids.map((id) => rows.filter((r) => r.contentId === id).map(({ key, value }) => ({ key, value })));
-  }).load(p.id).then(fn);
+  return withRelation(ctx, 'contentFootnotes', p.id, p.meta, (ids) => ctx.prisma.postMeta.findMany({
+    where: { contentId: { in: ids }, key: 'footnotes' }, select: { contentId: true, key: true, value: true },
+  }), fn);
 }
 
 const slugs = versionCache<string | null>(5000);
