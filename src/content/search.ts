@@ -1,5 +1,5 @@
 // Full-text search behind one interface: SQLite FTS5 (content_fts, kept by triggers) or
-// PostgreSQL GIN indexes over to_tsvector('simple', column). Every word must match (as a word
+// PostgreSQL's stored, weighted tsvector column with one GIN index. Every word must match (as a word
 // prefix) in one of the chosen columns; `-word` excludes; quoted phrases stay together. The list
 // statement itself is built in search-list.ts.
 import type { Context } from '../context.js';

@@ -22,12 +22,17 @@ for db in sqlite postgres; do
   if [ "$db" = postgres ]; then export DATABASE_URL=${SHADOW_URL:-postgresql://postgres@127.0.0.1:5432/postgres}; else export DATABASE_URL="file:$here/.work/author.db"; fi
   (cd "$here" && DB=$db npx prisma migrate diff --from-migrations "$root/prisma/$db/migrations" \
       --to-schema-datamodel ".work/$db/schema.prisma" --script) > "$here/.work/$db/migration.sql.tmp"
-  # The full-text objects are hand-written (FTS5 table and triggers, GIN expression indexes) and
-  # unknown to the Prisma schema: drop the statements the diff proposes against them.
+  # The full-text objects are hand-written (FTS5 table and triggers; PostgreSQL's generated
+  # "searchVector" column and its GIN index) and unknown to the Prisma schema: drop the statements
+  # the diff proposes against them, and the column's drop from an ALTER TABLE that does more.
   node -e '
     const fs = require("fs"); const f = process.argv[1];
-    const blocks = fs.readFileSync(f, "utf8").split(/\n(?=-- )/);
-    fs.writeFileSync(f, blocks.filter((b) => !/content_fts|Content_fts_/.test(b)).join("\n"));
+    const text = fs.readFileSync(f, "utf8")
+      .replace(/DROP COLUMN "searchVector",\n/g, "")
+      .replace(/,\nDROP COLUMN "searchVector";/g, ";");
+    const blocks = text.split(/\n(?=-- )/);
+    const ours = (b) => /content_fts|Content_fts_|Content_searchVector_idx|^-- AlterTable\nALTER TABLE "Content" DROP COLUMN "searchVector";\s*$/.test(b);
+    fs.writeFileSync(f, blocks.filter((b) => !ours(b)).join("\n"));
   ' "$here/.work/$db/migration.sql.tmp"
   if ! grep -q '[A-Za-z]' "$here/.work/$db/migration.sql.tmp" || grep -q 'This is an empty migration' "$here/.work/$db/migration.sql.tmp"; then
     echo "$db: no change"; continue
