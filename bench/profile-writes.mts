@@ -16,7 +16,9 @@ const { password } = await createApplicationPassword(db, admin.id, `profile ${Da
 const auth = 'Basic ' + Buffer.from(`${admin.login}:${password}`).toString('base64');
 const app = createApp({ ...loadConfig({}), databaseUrl: url, siteUrl: 'http://x' }, db);
 let serial = 0;
-const post = () => ({ title: `Profiled ${++serial}`, content: 'Made in process.', status: 'publish' });
+// A title (so a slug) of its own per run: runs over one database would otherwise check ever more taken slugs.
+const run = Date.now().toString(36);
+const post = () => ({ title: `Profiled ${run} ${++serial}`, content: 'Made in process.', status: 'publish' });
 
 async function once(): Promise<number> {
   const headers = new Headers({ authorization: auth, 'content-type': 'application/json' });

@@ -40,17 +40,18 @@ export async function authenticateBasic(db: Db, authorization: string | undefine
 interface FoundPassword { id: number; uuid: string; lastUsed: Date | null; userId: number; login: string; email: string; role: string }
 
 /**
- * The application password with this hash and its user, in one hand-written statement: every
- * request signed in this way asks, and Prisma's relation read cost two statements and about
- * 0.5 ms of client CPU (a raw statement: under 0.1 ms). Nothing is cached, so a password that
+ * The application password with this hash and its user, in one hand-written statement sent
+ * straight to the driver (`Db.read`): every request signed in this way asks, and Prisma's relation
+ * read cost two statements and about 0.5 ms of client CPU (a raw statement through Prisma's
+ * client about 0.2 ms, straight about 0.05 ms). Nothing is cached, so a password that
  * was revoked or changed is refused on the next request, in every process.
  */
 async function findPassword(db: Db, hash: string): Promise<FoundPassword | null> {
-  const rows = await db.prisma.$queryRawUnsafe<{ id: number | bigint; uuid: string; lastUsed: Date | string | null; userId: number | bigint; login: string; email: string; role: string }[]>(
+  const rows = await db.read(
     `SELECT a."id", a."uuid", a."lastUsed", u."id" AS "userId", u."login", u."email", u."role" FROM "AppPassword" a JOIN "User" u ON u."id" = a."userId" WHERE a."hash" = ${placeholder(db.provider === 'postgres', 0)}`,
-    hash,
+    [hash],
   );
-  const r = rows[0];
+  const r = rows[0] as { id: number | bigint; uuid: string; lastUsed: Date | string | null; userId: number | bigint; login: string; email: string; role: string } | undefined;
   if (!r) return null;
   return {
     id: Number(r.id), uuid: r.uuid, userId: Number(r.userId), login: r.login, email: r.email, role: r.role,

@@ -436,12 +436,12 @@ async function setTerms(tx: Tx, sql: TxStatements, pg: boolean, contentId: numbe
  */
 async function insertContent(tx: Tx, sql: TxStatements, pg: boolean, row: Record<string, unknown>, guid: (id: number) => string): Promise<number> {
   const columns = Object.keys(row);
-  const inserted = await tx.$queryRawUnsafe<{ id: number | bigint }[]>(
-    `INSERT INTO "Content" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => placeholder(pg, i)).join(', ')}) RETURNING "id"`,
-    ...columns.map((c) => row[c]),
-  );
+  const insert = `INSERT INTO "Content" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => placeholder(pg, i)).join(', ')}) RETURNING "id"`;
+  const values = columns.map((c) => row[c]);
+  // The transaction's first write: through Prisma unless the statements announce their own writes.
+  const inserted = sql.announces ? await sql.query<{ id: number | bigint }>(insert, ...values) : await tx.$queryRawUnsafe<{ id: number | bigint }[]>(insert, ...values);
   const id = Number(inserted[0].id);
-  // The guid holds the id, so it is set by a second statement (after the INSERT, a write through Prisma).
+  // The guid holds the id, so it is set by a second statement (after the INSERT).
   await sql.execute(`UPDATE "Content" SET "guid" = ${placeholder(pg, 0)} WHERE "id" = ${placeholder(pg, 1)}`, guid(id), id);
   return id;
 }
@@ -477,7 +477,7 @@ function slugTaken(statements: TxStatements, pg: boolean, scope: { global: true 
 async function lockTerms(tx: Tx, db: Db, termIds: number[]): Promise<void> {
   const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
   if (db.provider !== 'postgres' || !ids.length) return;
-  await tx.$queryRawUnsafe(`SELECT id FROM "Term" WHERE id IN (${ids.join(',')}) ORDER BY id FOR NO KEY UPDATE`);
+  await txStatements(tx, db).query(`SELECT id FROM "Term" WHERE id IN (${ids.join(',')}) ORDER BY id FOR NO KEY UPDATE`);
 }
 
 async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {

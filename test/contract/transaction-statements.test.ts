@@ -1,0 +1,82 @@
+// The hand-written statements of a write transaction (src/db/sql.ts txStatements) run on the
+// connection that transaction holds, past Prisma's client: they see its uncommitted rows, are
+// undone with it, and (PostgreSQL) announce their writes at commit. On PostgreSQL each concurrent
+// transaction gets its own connection's statements.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, provider, type TestSite } from '../helpers/app.js';
+import { txStatements } from '../../src/db/sql.js';
+
+let site: TestSite;
+beforeAll(async () => { site = await createTestSite({ cacheEntries: 0 }); });
+afterAll(async () => { await site?.close(); });
+
+const pg = provider === 'postgres';
+const p = (i: number) => (pg ? `$${i}` : '?');
+const termCount = async (slug: string) => Number((await site.db.read(`SELECT COUNT(*) AS n FROM "Term" WHERE "slug" = ${p(1)}`, [slug]))[0].n);
+
+describe('transaction statements', () => {
+  it('run on the transaction\'s own connection, outside Prisma\'s client', async () => {
+    expect(site.db.transactionStatement?.() ?? null).toBeNull();
+    let direct: unknown;
+    let seen: unknown[] = [];
+    const before = site.db.statements;
+    await site.db.prisma.$transaction(async (tx) => {
+      await tx.term.create({ data: { taxonomy: 'post_tag', name: 'Inside', slug: 'tx-inside' } });
+      const statements = txStatements(tx, site.db);
+      direct = pg ? site.db.transactionStatement!() : site.db.inTransaction;
+      // The row is not committed yet: only the transaction's connection sees it.
+      seen = await statements.query(`SELECT "slug" FROM "Term" WHERE "slug" = ${p(1)}`, 'tx-inside');
+      expect(await termCount('tx-inside')).toBe(0);
+      expect(statements.announces).toBe(pg);
+    });
+    expect(typeof direct).toBe('function');
+    expect(seen).toEqual([{ slug: 'tx-inside' }]);
+    expect(await termCount('tx-inside')).toBe(1);
+    // create, the direct SELECT, the count outside, and the transaction's own BEGIN/COMMIT at most.
+    expect(site.db.statements - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('are undone with the transaction', async () => {
+    await expect(site.db.prisma.$transaction(async (tx) => {
+      await tx.term.create({ data: { taxonomy: 'post_tag', name: 'Undone', slug: 'tx-undone' } });
+      await txStatements(tx, site.db).execute(`UPDATE "Term" SET "name" = ${p(1)} WHERE "slug" = ${p(2)}`, 'Undone, renamed', 'tx-undone');
+      throw new Error('undo');
+    })).rejects.toThrow('undo');
+    expect(await termCount('tx-undone')).toBe(0);
+  });
+
+  it.skipIf(!pg)('announce their own writes at commit, and only then (PostgreSQL)', async () => {
+    const [row] = await site.db.read(`INSERT INTO "Term" ("taxonomy", "name", "slug") VALUES ('post_tag', 'Announced', 'tx-announced') RETURNING "id"`, []);
+    const id = Number(row.id);
+    const version = site.db.version();
+    let during = -1;
+    await site.db.prisma.$transaction(async (tx) => {
+      // The transaction's only write goes past Prisma.
+      await txStatements(tx, site.db).execute(`UPDATE "Term" SET "name" = $1 WHERE "id" = $2`, 'Announced, renamed', id);
+      during = site.db.version();
+    });
+    expect(during).toBe(version);
+    expect(site.db.version()).toBeGreaterThan(version);
+    const rolledBack = site.db.version();
+    await expect(site.db.prisma.$transaction(async (tx) => {
+      await txStatements(tx, site.db).execute(`UPDATE "Term" SET "name" = $1 WHERE "id" = $2`, 'Never', id);
+      throw new Error('undo');
+    })).rejects.toThrow('undo');
+    expect(site.db.version()).toBe(rolledBack);
+  });
+
+  it.skipIf(!pg)('keep two concurrent transactions apart (PostgreSQL)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const run = (slug: string) => site.db.prisma.$transaction(async (tx) => {
+      await tx.term.create({ data: { taxonomy: 'post_tag', name: slug, slug } });
+      await gate;
+      const rows = await txStatements(tx, site.db).query<{ slug: string }>(`SELECT "slug" FROM "Term" WHERE "slug" IN ('tx-a', 'tx-b') ORDER BY "slug"`);
+      return rows.map((r) => r.slug);
+    });
+    const both = Promise.all([run('tx-a'), run('tx-b')]);
+    setTimeout(release, 50);
+    // Each sees its own uncommitted row and not the other's.
+    expect(await both).toEqual([['tx-a'], ['tx-b']]);
+  });
+});
