@@ -41,7 +41,8 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
   if (!ANNOUNCED.has(e.type)) return;
   if (db.provider === 'postgres') {
     // A SELECT: the change feed does not count it as a write (the change itself already does).
-    await tx.$executeRaw`SELECT pg_notify(${CONTENT_EVENTS_CHANNEL}, ${JSON.stringify(e)})`;
+    // Straight on the transaction's connection when it is at hand (txStatements).
+    await txStatements(tx, db).query('SELECT pg_notify($1, $2)', CONTENT_EVENTS_CHANNEL, JSON.stringify(e));
     return;
   }
   // Hand-written: it runs in every write transaction, where a model query's client time (about

@@ -657,6 +657,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
   let written: WrittenContent | null = null;
   const id2 = await ctx.prisma.$transaction(async (tx) => {
     written = null; // a transaction that is tried again starts over
+    let bumpTerms: (() => Promise<void>) | null = null;
     // Slug: drafts keep an empty one until published; a given slug is made unique at once.
     const restoring = existing?.status === 'trash' && input.status;
     let slug = input.slug != null ? sanitizeTitle(input.slug) : restoring ? existing.trashedSlug : existing?.slug ?? '';
@@ -718,16 +719,22 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       // The answer shows the terms' slugs (class_list): read here with the links, where the
       // count's UPDATE returns them, instead of by a query after the transaction.
       else if (assigned.length) {
-        const ids = [...new Set(assigned)];
+        const ids = [...new Set(assigned)].sort((a, b) => a - b);
         const list = ids.map((_, i) => placeholder(pg, i)).join(', ');
-        let slugs: { id: number | bigint; slug: string }[] | null = null;
+        const keep = (slugs: { id: number | bigint; slug: string }[]) => {
+          if (written) written.termSlugs = slugs.map((t) => ({ id: Number(t.id), slug: t.slug }));
+        };
         if (status === 'publish') {
-          await lockTerms(tx, ctx.db, assigned);
-          slugs = await statements.query(`UPDATE "Term" SET "count" = "count" + 1 WHERE "id" IN (${list}) RETURNING "id", "slug"`, ...ids);
+          // The last statement before COMMIT (see bumpTerms below): from here to the commit the
+          // terms' rows are locked against every other write to them.
+          bumpTerms = async () => {
+            // PostgreSQL: several terms are locked in id order (lockTerms) within the same statement.
+            const target = pg && ids.length > 1 ? `IN (SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE)` : `IN (${list})`;
+            keep(await statements.query(`UPDATE "Term" SET "count" = "count" + 1 WHERE "id" ${target} RETURNING "id", "slug"`, ...ids));
+          };
         } else if (written) {
-          slugs = await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids);
+          keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
         }
-        if (written && slugs) written.termSlugs = slugs.map((t) => ({ id: Number(t.id), slug: t.slug }));
       }
     }
 
@@ -757,6 +764,10 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     await recordContentEvent(tx, ctx.db, {
       action: existing ? 'updated' : 'created', type, id: savedId, status, previousStatus: existing?.status ?? '', authorId, parentId,
     });
+    // Last: on PostgreSQL a term's row stays locked until the commit, so every create in one
+    // category waits for the one before it to commit; the fewer round trips from the lock to the
+    // COMMIT, the more creates a second (each waits on a busy event loop).
+    await bumpTerms?.();
     return savedId;
   });
   await afterWrite(ctx, { object: 'content', id: id2, action: 'save' });
