@@ -2,6 +2,7 @@
 // run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
 import type { Db } from '../src/db/client.js';
 import { txStatements } from '../src/db/sql.js';
+import { DeferredTermCounts, addToTermCounts } from '../src/content/term-counts.js';
 import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
@@ -241,9 +242,11 @@ export function createDispatcher(o: DispatcherOptions) {
     try {
       await o.db.prisma.$transaction(async (tx) => {
         const statements = txStatements(tx, o.db);
+        const termCounts = new DeferredTermCounts();
         const db: Db = Object.create(o.db, {
           prisma: { value: joined(tx) },
           read: { value: (sql: string, args: readonly unknown[]) => statements.query(sql, ...args) },
+          termCounts: { value: termCounts },
         });
         for (const item of items) {
           if (item.error) {
@@ -252,6 +255,7 @@ export function createDispatcher(o: DispatcherOptions) {
             continue;
           }
           if (!atomic) await statements.execute('SAVEPOINT batch_item');
+          const counted = termCounts.mark();
           // A context of its own per item, as a single request has: what an earlier item loaded
           // (and cached in its context's loaders) may have changed since.
           const result = await runItem(item, createContext(db, ctx.viewer, o.media ?? null));
@@ -260,9 +264,16 @@ export function createDispatcher(o: DispatcherOptions) {
             if (result.status >= 400) throw ROLLBACK;
             continue;
           }
-          if (result.status >= 400) await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
+          if (result.status >= 400) {
+            await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
+            termCounts.undo(counted);
+          }
           await statements.execute('RELEASE SAVEPOINT batch_item');
         }
+        // The items' term count additions, last: on PostgreSQL the terms' rows stay locked from
+        // here to the COMMIT, not from the first item's create on.
+        const counts = termCounts.pending();
+        if (counts.size) await addToTermCounts(statements, o.db.provider === 'postgres', counts);
       }, { maxWait: 15_000, timeout: 120_000 });
     } catch (err) {
       if (err !== ROLLBACK) throw err;

@@ -10,6 +10,7 @@ import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js
 import { providerOf } from '../config.js';
 import { sqlitePath } from './migrate.js';
 import { log } from '../log.js';
+import type { DeferredTermCounts } from '../content/term-counts.js';
 
 /** Both generated clients share the models; the SQLite one's type stands for either. */
 export type Prisma = SqliteClient;
@@ -62,6 +63,11 @@ export interface Db {
    * transaction's own.
    */
   transactionStatement?: () => ((sql: string, args: readonly unknown[]) => Promise<Record<string, unknown>[]>) | null;
+  /**
+   * Set on the handle a batch gives its items (gateway/dispatch.ts): the term count additions of
+   * its creates, sent when the batch's transaction ends (src/content/term-counts.ts).
+   */
+  termCounts?: DeferredTermCounts;
   close(): Promise<void>;
 }
 

@@ -353,6 +353,35 @@ describe('require-all-validate', () => {
   });
 });
 
+describe('term counts in batches', () => {
+  it('adds the items\' term counts when the batch ends, after any recount of the same terms', async () => {
+    const word = token();
+    const category = await site.createTerm('categories', { name: `Counted ${word}` });
+    const tag = await site.createTerm('tags', { name: `Counted tag ${word}` });
+    const existing = await site.createPost({ title: `Moved ${word}`, status: 'publish' });
+    const res = await batch({
+      requests: [
+        createItem({ title: `Counted A ${word}`, status: 'publish', categories: [category.id], tags: [tag.id] }),
+        createItem({ title: `Counted draft ${word}`, status: 'draft', categories: [category.id] }),
+        createItem({ title: `Counted B ${word}`, status: 'publish', categories: [category.id] }),
+        createItem({ title: '', content: '', excerpt: '' }),
+        // An update recounts the category from its links, the two creates above included.
+        { path: `/core/v2/posts/${existing.id}`, body: { categories: [category.id] } },
+        createItem({ title: `Counted C ${word}`, status: 'publish', categories: [category.id], tags: [tag.id] }),
+      ],
+    });
+    expect(res.status).toBe(207);
+    expect(res.body.responses.map((r: { status: number }) => r.status)).toEqual([201, 201, 201, 400, 200, 201]);
+    expect(item(res, 3)).toBeWpError(400, 'empty_content');
+    // The answers show the terms (class_list) though their counts were not written yet.
+    expect(res.body.responses[0].body.class_list).toEqual(expect.arrayContaining([`category-${category.slug}`, `tag-${tag.slug}`]));
+    const published = await site.req('GET', `/core/v2/posts?categories=${category.id}&per_page=100&_fields=id`);
+    expect(published.body).toHaveLength(4);
+    expect((await site.req('GET', `/core/v2/categories/${category.id}`)).body.count).toBe(4);
+    expect((await site.req('GET', `/core/v2/tags/${tag.id}`)).body.count).toBe(2);
+  });
+});
+
 describe('atomic batches', () => {
   it('undoes every item at the first failure: failed: atomic, nothing left, term counts and sticky posts unchanged', async () => {
     const word = token();

@@ -8,6 +8,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
 import { contentRow } from '../../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../../db/sql.js';
+import { addToTermCounts } from '../../content/term-counts.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -481,6 +482,8 @@ async function lockTerms(tx: Tx, db: Db, termIds: number[]): Promise<void> {
 }
 
 async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {
+  // The recount holds every earlier item of a batch: their additions to these terms are dropped.
+  db.termCounts?.reset([...new Set(termIds)]);
   await lockTerms(tx, db, termIds);
   for (const id of new Set(termIds)) {
     const count = await tx.termRelationship.count({ where: { termId: id, content: { status: 'publish' } } });
@@ -724,14 +727,15 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         const keep = (slugs: { id: number | bigint; slug: string }[]) => {
           if (written) written.termSlugs = slugs.map((t) => ({ id: Number(t.id), slug: t.slug }));
         };
-        if (status === 'publish') {
+        const deferred = ctx.db.termCounts;
+        if (status === 'publish' && deferred) {
+          // In a batch: added when the batch's transaction ends (src/content/term-counts.ts).
+          deferred.add(ids);
+          if (written) keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
+        } else if (status === 'publish') {
           // The last statement before COMMIT (see bumpTerms below): from here to the commit the
           // terms' rows are locked against every other write to them.
-          bumpTerms = async () => {
-            // PostgreSQL: several terms are locked in id order (lockTerms) within the same statement.
-            const target = pg && ids.length > 1 ? `IN (SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE)` : `IN (${list})`;
-            keep(await statements.query(`UPDATE "Term" SET "count" = "count" + 1 WHERE "id" ${target} RETURNING "id", "slug"`, ...ids));
-          };
+          bumpTerms = async () => { keep(await addToTermCounts(statements, pg, new Map(ids.map((id) => [id, 1])))); };
         } else if (written) {
           keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
         }

@@ -1,0 +1,48 @@
+// Adding to term counts: one statement for any number of terms, and, inside a batch, the additions
+// of every item kept until the batch's transaction ends. On PostgreSQL a term's row stays locked
+// from its count's UPDATE to the COMMIT; in a batch of creates into one category, the first item's
+// UPDATE would hold that lock for the rest of the batch, so concurrent batches would run one after
+// another. The batch sends its counts as its last statement instead.
+import type { TxStatements } from '../db/sql.js';
+import { placeholder } from '../db/sql.js';
+
+/**
+ * The count changes of a batch's items, in order: `add` (one more published item) and `reset`
+ * (the term was recounted from its links, which already holds every earlier addition). `mark` and
+ * `undo` follow the items' savepoints.
+ */
+export class DeferredTermCounts {
+  private log: { reset: boolean; id: number }[] = [];
+
+  add(ids: number[]): void { for (const id of ids) this.log.push({ reset: false, id }); }
+  reset(ids: number[]): void { for (const id of ids) this.log.push({ reset: true, id }); }
+  mark(): number { return this.log.length; }
+  /** Forgets what was noted since `mark` (the item was rolled back to its savepoint). */
+  undo(mark: number): void { this.log.length = mark; }
+
+  /** What to add to each term's stored count. */
+  pending(): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const { reset, id } of this.log) counts.set(id, reset ? 0 : (counts.get(id) ?? 0) + 1);
+    for (const [id, n] of counts) if (!n) counts.delete(id);
+    return counts;
+  }
+}
+
+/**
+ * Adds `n` to each term's count in one statement, returning each term's id and slug. On PostgreSQL
+ * several terms are locked in id order within the statement (two writes locking them in opposite
+ * orders would deadlock).
+ */
+export function addToTermCounts(statements: TxStatements, pg: boolean, counts: Map<number, number>): Promise<{ id: number | bigint; slug: string }[]> {
+  const ids = [...counts.keys()].sort((a, b) => a - b);
+  const args: unknown[] = [];
+  const p = (v: unknown) => { args.push(v); return placeholder(pg, args.length - 1); };
+  const same = new Set(counts.values()).size === 1;
+  // The same amount for every term (one create's terms): no CASE.
+  const int = (v: unknown) => `CAST(${p(v)} AS INTEGER)`; // a bare parameter in a CASE would be text on PostgreSQL
+  const amount = same ? int(counts.get(ids[0])) : `CASE "id" ${ids.map((id) => `WHEN ${p(id)} THEN ${int(counts.get(id))}`).join(' ')} END`;
+  const list = ids.map(p).join(', ');
+  const target = pg && ids.length > 1 ? `IN (SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE)` : `IN (${list})`;
+  return statements.query(`UPDATE "Term" SET "count" = "count" + ${amount} WHERE "id" ${target} RETURNING "id", "slug"`, ...args);
+}
