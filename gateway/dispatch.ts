@@ -504,7 +504,7 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  const hitHeaderList = new WeakMap<CoreResponse, string[]>();
+  const hitHeaderList = new WeakMap<CoreResponse, { full: string[]; notModified: string[] }>();
 
   /**
    * The hit lane of the node:http front: a plain anonymous GET (see `plainRead`; the caller
@@ -517,10 +517,14 @@ export function createDispatcher(o: DispatcherOptions) {
   function hitByUrl(url: string, ifNoneMatch: string | undefined): { status: number; headers: readonly string[]; bytes?: Buffer } | null {
     const cached = o.cache?.byUrl(url);
     if (!cached?.bytes) return null;
-    let headers = hitHeaderList.get(cached);
-    if (!headers) hitHeaderList.set(cached, (headers = ['X-Request-Id', '', ...Object.entries(hitHeaders(cached)).flat()]));
-    if (ifNoneMatch !== undefined && etagMatches(cached.headers.ETag, ifNoneMatch)) return { status: 304, headers };
-    return { status: cached.status, headers, bytes: cached.bytes };
+    let lists = hitHeaderList.get(cached);
+    if (!lists) {
+      // The 304 carries no body, so no Content-Length.
+      const notModified = ['X-Request-Id', '', ...Object.entries(hitHeaders(cached)).flat()];
+      hitHeaderList.set(cached, (lists = { full: [...notModified, 'Content-Length', String(cached.bytes.length)], notModified }));
+    }
+    if (ifNoneMatch !== undefined && etagMatches(cached.headers.ETag, ifNoneMatch)) return { status: 304, headers: lists.notModified };
+    return { status: cached.status, headers: lists.full, bytes: cached.bytes };
   }
 
   /** A request refused before dispatch (a body too large, an unexpected failure): WordPress's error with the REST headers. */

@@ -9,6 +9,17 @@ import { bodyTooLarge } from './errors.js';
 import { NOT_PLAIN } from './dispatch.js';
 import { log, logRequest } from '../src/log.js';
 
+/**
+ * A whole answer's headers with its Content-Length. Headers given to writeHead are written at once,
+ * so node cannot add the length when `end` brings the body: it would send the body chunked (more
+ * bytes and writes, and the client learns the size only at the end). None for 1xx, 204 and 304.
+ */
+function withLength<H extends Record<string, string | string[] | number | undefined>>(status: number, headers: H, body: string | Buffer | null | undefined): H {
+  if (body == null || status < 200 || status === 204 || status === 304) return headers;
+  for (const name in headers) if (name.length === 14 && name.toLowerCase() === 'content-length') return headers;
+  return { ...headers, 'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length };
+}
+
 const tooLarge = () => Object.assign(new Error('body too large'), { status: 413 });
 
 /**
@@ -103,8 +114,9 @@ async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse, i
     out.headers.forEach((value, name) => { if (name !== 'set-cookie') headers[name] = value; });
     const cookies = out.headers.getSetCookie();
     if (cookies.length) headers['set-cookie'] = cookies;
-    res.writeHead(out.status, headers);
-    res.end(req.method === 'HEAD' ? undefined : Buffer.from(await out.arrayBuffer()));
+    const answer = Buffer.from(await out.arrayBuffer());
+    res.writeHead(out.status, withLength(out.status, headers, answer));
+    res.end(req.method === 'HEAD' ? undefined : answer);
   } catch (err) {
     const status = (err as { status?: number }).status === 413 ? 413 : 500;
     if (status === 413) closeAfter(req, res);
@@ -132,7 +144,7 @@ async function serveUploadFile(app: App, url: URL, req: IncomingMessage, res: Se
 async function serveSite(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const out = await app.site({ method: req.method ?? 'GET', url: req.url ?? '/' });
-    res.writeHead(out.status, out.headers);
+    res.writeHead(out.status, withLength(out.status, out.headers, out.body));
     res.end(req.method === 'HEAD' ? undefined : out.body);
   } catch (err) {
     log.error({ err, reqId: res.getHeader('x-request-id') }, 'unexpected error');
@@ -247,17 +259,22 @@ export function createHttpServer(app: App): Server {
       const out = await app.handle(core);
       // A refused upload leaves its body unread: close the connection rather than read the rest.
       if (streamed && !req.complete) closeAfter(req, res);
-      res.writeHead(out.status, out.headers);
       // A streamed body (the content export) is written as it is produced, at the pace the client
       // reads it; a failure halfway can only cut the response short.
-      if (out.stream) await pipeline(Readable.from(out.stream), res).catch(() => res.destroy());
-      else res.end(out.bytes ?? out.body);
+      if (out.stream) {
+        res.writeHead(out.status, out.headers);
+        await pipeline(Readable.from(out.stream), res).catch(() => res.destroy());
+      } else {
+        const body = out.bytes ?? out.body;
+        res.writeHead(out.status, withLength(out.status, out.headers, body));
+        res.end(body);
+      }
     } catch (err) {
       const tooBig = (err as { status?: number }).status === 413;
       if (tooBig) closeAfter(req, res);
       if (!res.headersSent) {
         const out = app.errorResponse(core, tooBig ? bodyTooLarge() : err);
-        res.writeHead(out.status, out.headers).end(out.body);
+        res.writeHead(out.status, withLength(out.status, out.headers, out.body)).end(out.body);
       } else {
         log.error({ err, reqId: id }, 'unexpected error after the answer began');
         res.destroy();

@@ -63,6 +63,11 @@ describe('the hit lane', () => {
     expect(headersOf(lane)).toEqual(headersOf(miss));
     expect(await lane.text()).toBe(missBody);
     expect(JSON.parse(missBody)).toEqual({ id, title: { rendered: 'In the lane' } });
+    // Both whole answers say their length (not chunked).
+    for (const res of [miss, lane]) {
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(missBody)));
+      expect(res.headers.get('transfer-encoding')).toBeNull();
+    }
     const access = lines.filter((l) => l.msg === 'request');
     expect(access).toHaveLength(1);
     expect(access[0]).toMatchObject({ reqId: 'lane-1', method: 'GET', status: 200, path: `/wp-json/core/v2/posts/${id}?_fields=id,title` });
@@ -80,6 +85,7 @@ describe('the hit lane', () => {
     ]));
     expect(same.status).toBe(304);
     expect(await same.text()).toBe('');
+    expect(same.headers.get('content-length')).toBeNull();
     expect(same.headers.get('etag')).toBe(etag);
     expect(weak.status).toBe(304);
     expect(other.status).toBe(200);
@@ -92,7 +98,9 @@ describe('the hit lane', () => {
     await fetch(path);
     const bad = await fetch(path, { headers: { authorization: `Basic ${Buffer.from('nobody:wrong wrong wrong').toString('base64')}` } });
     expect(bad.status).toBe(401);
-    expect((await bad.json()).code).toBe('invalid_username');
+    const badBody = await bad.text();
+    expect(JSON.parse(badBody).code).toBe('invalid_username');
+    expect(bad.headers.get('content-length')).toBe(String(Buffer.byteLength(badBody)));
     const nonce = await fetch(path, { headers: { 'x-wp-nonce': 'not-a-nonce' } });
     expect(nonce.status).toBe(403);
     expect((await nonce.json()).code).toBe('rest_cookie_invalid_nonce');
