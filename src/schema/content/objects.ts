@@ -114,10 +114,13 @@ async function revisionGroups(ctx: Context, ids: number[]): Promise<RevisionGrou
   // The statement Prisma sends for the groupBy above, without its engine (src/db/content-read.ts).
   const pg = ctx.db.provider === 'postgres';
   const at = (i: number) => placeholder(pg, i);
-  const rows = await ctx.db.read(
-    `SELECT "parentId", "type", COUNT(*) AS "n", MAX("id") AS "maxId", MAX("date") AS "maxDate" FROM "Content" WHERE "parentId" IN (${ids.map((_, i) => at(i)).join(',')}) AND "type" IN (${at(ids.length)},${at(ids.length + 1)}) GROUP BY "parentId", "type"`,
-    [...ids, 'revision', 'autosave'],
-  );
+  const select = `SELECT "parentId", "type", COUNT(*) AS "n", MAX("id") AS "maxId", MAX("date") AS "maxDate" FROM "Content"`;
+  // PostgreSQL: one text for any number of ids, with the kinds written in, so its prepared
+  // statement settles on a generic plan instead of being planned again on every call (about
+  // 0.1 ms of the server's CPU; planning dominated the statement).
+  const rows = await (pg
+    ? ctx.db.read(`${select} WHERE "parentId" = ANY($1::int[]) AND "type" IN ('revision', 'autosave') GROUP BY "parentId", "type"`, [ids])
+    : ctx.db.read(`${select} WHERE "parentId" IN (${ids.map((_, i) => at(i)).join(',')}) AND "type" IN (${at(ids.length)},${at(ids.length + 1)}) GROUP BY "parentId", "type"`, [...ids, 'revision', 'autosave']));
   return rows.map((r) => ({
     parentId: r.parentId as number, type: r.type as string, _count: { _all: Number(r.n) },
     _max: { id: r.maxId as number, date: r.maxDate instanceof Date ? r.maxDate : new Date(r.maxDate as string) },
