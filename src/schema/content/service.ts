@@ -435,8 +435,19 @@ async function setTerms(tx: Tx, sql: TxStatements, pg: boolean, contentId: numbe
  * Values bind as Prisma binds them (the adapters turn Dates and booleans into the same stored
  * forms), so the rows are the ones a model query would write.
  */
-async function insertContent(tx: Tx, sql: TxStatements, pg: boolean, row: Record<string, unknown>, guid: (id: number) => string): Promise<number> {
+async function insertContent(tx: Tx, sql: TxStatements, pg: boolean, row: Record<string, unknown>, guid: (id: number) => string, guidPrefix: string): Promise<number> {
   const columns = Object.keys(row);
+  if (pg && sql.announces) {
+    // PostgreSQL: the id is drawn first (a CTE with nextval runs once), so the guid that holds it
+    // is written by the same statement: one round trip fewer while the transaction is open.
+    const n = columns.length;
+    const rows = await sql.query<{ id: number | bigint }>(
+      `WITH n AS (SELECT nextval(pg_get_serial_sequence('"Content"', 'id')) AS id) INSERT INTO "Content" ("id", ${columns.map((c) => `"${c}"`).join(', ')}, "guid") `
+      + `VALUES ((SELECT id FROM n), ${columns.map((_, i) => `$${i + 1}`).join(', ')}, $${n + 1}::text || (SELECT id FROM n)::text) RETURNING "id"`,
+      ...columns.map((c) => row[c]), guidPrefix,
+    );
+    return Number(rows[0].id);
+  }
   const insert = `INSERT INTO "Content" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => placeholder(pg, i)).join(', ')}) RETURNING "id"`;
   const values = columns.map((c) => row[c]);
   // The transaction's first write: through Prisma unless the statements announce their own writes.
@@ -695,8 +706,9 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       await tx.content.update({ where: { id: existing.id }, data });
       savedId = existing.id;
     } else {
-      const guid = (newId: number) => `${site.home}/?${kind.plainLinkArg}=${newId}`;
-      savedId = await insertContent(tx, statements, pg, { type, ...data }, guid);
+      const guidPrefix = `${site.home}/?${kind.plainLinkArg}=`;
+      const guid = (newId: number) => `${guidPrefix}${newId}`;
+      savedId = await insertContent(tx, statements, pg, { type, ...data }, guid, guidPrefix);
       if (o.written && !o.within) {
         const columns = writtenRow(savedId, guid(savedId), { type, ...data });
         if (columns) written = { columns, footnotes: '', terms: [], termSlugs: [] };
