@@ -448,10 +448,11 @@ async function insertContent(tx: Tx, sql: TxStatements, pg: boolean, row: Record
     );
     return Number(rows[0].id);
   }
-  const insert = `INSERT INTO "Content" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => placeholder(pg, i)).join(', ')}) RETURNING "id"`;
-  const values = columns.map((c) => row[c]);
-  // The transaction's first write: through Prisma unless the statements announce their own writes.
-  const inserted = sql.announces ? await sql.query<{ id: number | bigint }>(insert, ...values) : await tx.$queryRawUnsafe<{ id: number | bigint }[]>(insert, ...values);
+  // SQLite: the transaction's first write goes through Prisma, which announces it at commit.
+  const inserted = await tx.$queryRawUnsafe<{ id: number | bigint }[]>(
+    `INSERT INTO "Content" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => placeholder(pg, i)).join(', ')}) RETURNING "id"`,
+    ...columns.map((c) => row[c]),
+  );
   const id = Number(inserted[0].id);
   // The guid holds the id, so it is set by a second statement (after the INSERT).
   await sql.execute(`UPDATE "Content" SET "guid" = ${placeholder(pg, 0)} WHERE "id" = ${placeholder(pg, 1)}`, guid(id), id);
@@ -740,16 +741,14 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
           if (written) written.termSlugs = slugs.map((t) => ({ id: Number(t.id), slug: t.slug }));
         };
         const deferred = ctx.db.termCounts;
-        if (status === 'publish' && deferred) {
-          // In a batch: added when the batch's transaction ends (src/content/term-counts.ts).
-          deferred.add(ids);
-          if (written) keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
-        } else if (status === 'publish') {
+        if (status === 'publish' && !deferred) {
           // The last statement before COMMIT (see bumpTerms below): from here to the commit the
           // terms' rows are locked against every other write to them.
           bumpTerms = async () => { keep(await addToTermCounts(statements, pg, new Map(ids.map((id) => [id, 1])))); };
-        } else if (written) {
-          keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
+        } else {
+          // In a batch: added when the batch's transaction ends (src/content/term-counts.ts).
+          if (status === 'publish') deferred!.add(ids);
+          if (written) keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
         }
       }
     }
