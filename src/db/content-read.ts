@@ -216,10 +216,9 @@ export async function findContentRows(db: Db, args: Args): Promise<Row[] | null>
       // A negative take is Prisma's "from the end": not handled.
       const take = args.take ?? -1;
       if ((args.take !== undefined && (!Number.isInteger(args.take) || args.take < 0)) || !Number.isInteger(args.skip ?? 0) || (args.skip ?? 0) < 0) unsupported();
-      const skip = args.skip ?? 0;
-      if (!postgres) sql += ` LIMIT ${s.bind(take)} OFFSET ${s.bind(skip)}`;
-      else if ([...s.filtered].every((c) => GENERIC_SAFE.has(c))) sql += `${take >= 0 ? ` LIMIT ${take}` : ''} OFFSET ${skip}`;
-      else sql += `${take >= 0 ? ` LIMIT ${s.bind(take)}` : ''} OFFSET ${s.bind(skip)}`;
+      const written = postgres && [...s.filtered].every((c) => GENERIC_SAFE.has(c));
+      const value = (n: number) => (written ? String(n) : s.bind(n));
+      sql += `${postgres && take < 0 ? '' : ` LIMIT ${value(take)}`} OFFSET ${value(args.skip ?? 0)}`;
     }
     // PostgreSQL: each included relation is a JSON array column, computed over the page's rows only
     // (a column of the inner statement would be computed for every row its OFFSET passes over).
