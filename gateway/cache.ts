@@ -59,28 +59,39 @@ function keyHash(key: string): number {
  */
 export function createResponseCache(maxEntries: number, version: () => number, maxBytes = Infinity): ResponseCache {
   let generation = version();
-  const entries = new Map<string, CachedResponse>();
-  const weights = new Map<string, number>();
+  // In order of use, the least recent first. `at`: the count of placements when this one was placed.
+  const entries = new Map<string, { value: CachedResponse; weight: number; at: number }>();
+  let placed = 0;
   // Raw URL -> key. Several URLs may name one entry (parameters in another order); an alias whose
   // entry was evicted finds nothing. Bounded: past four per entry they are all forgotten.
   const aliases = new Map<string, string>();
   // Hashes of the keys answered once under this version; bounded as the aliases are.
   const seen = new Set<number>();
   let used = 0;
-  const clear = () => { entries.clear(); weights.clear(); aliases.clear(); seen.clear(); used = 0; };
+  const clear = () => { entries.clear(); aliases.clear(); seen.clear(); used = 0; };
   const drop = (key: string) => {
+    const slot = entries.get(key);
+    if (!slot) return;
     entries.delete(key);
-    used -= weights.get(key) ?? 0;
-    weights.delete(key);
+    used -= slot.weight;
   };
   const current = () => {
     const now = version();
     if (now !== generation) { generation = now; clear(); }
   };
+  // A hit moves its entry to the most recent end, unless it is already in the more recent half
+  // (placed fewer than size/2 placements ago): the one most asked for is then not moved on every
+  // hit (a delete and an insert in the map), and an entry in that half outlives at least as many
+  // further placements anyway.
   const touch = (key: string) => {
-    const hit = entries.get(key);
-    if (hit) { entries.delete(key); entries.set(key, hit); } // most recently used last
-    return hit;
+    const slot = entries.get(key);
+    if (!slot) return undefined;
+    if (placed - slot.at >= entries.size / 2) {
+      entries.delete(key);
+      entries.set(key, slot);
+      slot.at = ++placed;
+    }
+    return slot.value;
   };
   return {
     get(key) {
@@ -109,8 +120,7 @@ export function createResponseCache(maxEntries: number, version: () => number, m
       const w = weight(value);
       if (w > maxBytes / 4) return;
       drop(key);
-      entries.set(key, value);
-      weights.set(key, w);
+      entries.set(key, { value, weight: w, at: ++placed });
       used += w;
       while (entries.size > maxEntries || used > maxBytes) drop(entries.keys().next().value!);
     },

@@ -1,7 +1,7 @@
 // node:http front. REST requests skip yoga's fetch layer and go straight to the dispatcher;
 // /graphql is served by yoga. A bounded number of requests is worked on at once.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
@@ -50,6 +50,18 @@ function closeAfter(req: IncomingMessage, res: ServerResponse): void {
 
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise one is made. */
 const REQUEST_ID = /^[\w.:@\/+=-]{1,128}$/;
+
+/**
+ * A new request id, shaped as a version 4 UUID: 62 random bits drawn once per process, then a
+ * count in the last 48 bits. As unique as a random UUID for telling requests apart, for about a
+ * third of its cost on a cached answer (which has little else to do); not meant to be unguessable.
+ */
+const newRequestId = (() => {
+  const r = randomBytes(9).toString('hex');
+  const prefix = `${r.slice(0, 8)}-${r.slice(8, 12)}-4${r.slice(12, 15)}-${'89ab'[parseInt(r[15], 16) & 3]}${r.slice(15, 18)}-`;
+  let n = randomInt(2 ** 32);
+  return () => prefix + (n++).toString(16).padStart(12, '0');
+})();
 
 /** The query string for the access log: values of names that may carry secrets are replaced. */
 const SECRET_PARAM = /pass|pwd|token|nonce|secret|key|auth|sig/i;
@@ -172,7 +184,7 @@ export function createHttpServer(app: App): Server {
     const started = performance.now();
     if (req.method === 'GET' && app.cache && hitLane(req, res, started)) return;
     const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     res.setHeader('X-Request-Id', id);
     const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
     // The socket is kept: by the time the answer closes, the request may be detached from it.
@@ -207,7 +219,7 @@ export function createHttpServer(app: App): Server {
     }
     const hit = app.hitByUrl(req.url ?? '/', ifNoneMatch);
     if (!hit) return false;
-    const id = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     const socket = req.socket;
     const sentBefore = socket.bytesWritten;
     const ip = app.clientIp(socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });

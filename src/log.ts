@@ -71,23 +71,46 @@ export function createLogger(o: { level?: string; destination?: DestinationStrea
  * a process killed outright loses at most its last 20 ms of lines.
  */
 function stdoutBatched(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: true });
-  let pending = '';
+  const out = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' });
+  const lines = batchedLines((chunk) => out.write(chunk as unknown as string));
+  process.on('exit', lines.flush);
+  return lines;
+}
+
+/**
+ * Text lines gathered into one buffer and handed to `sink` in chunks: at `flushAt` bytes, after
+ * `delayMs`, or on `flush()`. Each line is encoded into the buffer as it comes; the earlier way
+ * (appending strings, encoded by the stream when written) had the stream measure the UTF-8 length
+ * of the whole joined batch on every line it added (flattening it first): about 1 µs per cached
+ * answer. A chunk handed over is never written to again.
+ */
+export function batchedLines(sink: (chunk: Buffer) => void, o: { size?: number; flushAt?: number; delayMs?: number } = {}): { write(line: string): void; flush(): void } {
+  const size = o.size ?? 65_536;
+  const flushAt = o.flushAt ?? 32_768;
+  const delayMs = o.delayMs ?? 20;
+  let buffer = Buffer.allocUnsafe(size);
+  let used = 0;
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
     if (timer) { clearTimeout(timer); timer = null; }
-    if (!pending) return;
-    const text = pending;
-    pending = '';
-    out.write(text);
+    if (!used) return;
+    const chunk = buffer.subarray(0, used);
+    buffer = Buffer.allocUnsafe(size);
+    used = 0;
+    sink(chunk);
   };
-  process.on('exit', flush);
   return {
     write(line: string) {
-      pending += line;
-      if (pending.length > 32_768) flush();
-      else if (!timer) timer = setTimeout(flush, 20).unref();
+      // UTF-8 takes at most three bytes per UTF-16 unit.
+      if (used + line.length * 3 > size) {
+        flush();
+        if (line.length * 3 > size) return sink(Buffer.from(line, 'utf8'));
+      }
+      used += buffer.write(line, used, 'utf8');
+      if (used >= flushAt) flush();
+      else if (!timer) timer = setTimeout(flush, delayMs).unref();
     },
+    flush,
   };
 }
 

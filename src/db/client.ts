@@ -126,8 +126,11 @@ type TransactionHook = (tx: AnyTransaction, wrote: (options: boolean) => void) =
 
 function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, opened: (client: unknown) => void, sqlite?: (lock: WriteLock) => void, started?: TransactionHook): F {
   const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
-  /** `onWrite` runs after a write statement settles, before its caller sees the outcome. */
-  const wrap = <T extends AnyQueryable>(target: T, onWrite: (options: boolean) => void): T => {
+  /**
+   * `onWrite` runs after a write statement settles, before its caller sees the outcome; `after`,
+   * when given, is waited for before a successful write's caller sees it (SQLite's `settled`).
+   */
+  const wrap = <T extends AnyQueryable>(target: T, onWrite: (options: boolean) => void, after?: () => Promise<void>): T => {
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
@@ -138,7 +141,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
       const sql = (a[0] as Statement).sql;
       if (!isWrite(sql)) return p;
       const options = touchesOptions(sql);
-      return p.then((r) => (onWrite(options), r), (err) => { onWrite(options); throw err; });
+      return p.then((r) => { onWrite(options); return after ? after().then(() => r) : r; }, (err) => { onWrite(options); throw err; });
     };
     target.queryRaw = (...a: unknown[]) => send(q, a);
     target.executeRaw = (...a: unknown[]) => send(e, a);
@@ -161,7 +164,9 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
   };
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
-    const adapter = wrap((await connect()) as AnyAdapter, changed);
+    // Outside a transaction a write commits by itself: on SQLite its caller waits out the window
+    // of the other processes' looks, as a transaction's commit does (see SQLITE_LOOK_MS).
+    const adapter = wrap((await connect()) as AnyAdapter, changed, sqlite ? settled : undefined);
     opened((adapter as { client?: unknown }).client);
     const lock = sqlite ? reusePreparedStatements(adapter) : null;
     if (lock) sqlite!(lock);
@@ -234,6 +239,39 @@ const pgTypes = (pg: { types: { getTypeParser(oid: number, format?: 'text'): unk
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * SQLite: how long one look at other processes' commits (PRAGMA data_version) stays good, in
+ * milliseconds. A look costs about 2 µs and two lock calls to the kernel; asked on every turn of
+ * the event loop, it was the largest single cost of a cached answer (a tenth of its CPU with two
+ * workers). Asked at most once per window instead, what another process committed stays unseen
+ * for up to the window, so every write here waits out the window after its commit before its
+ * caller sees it (`settled`): by the time anyone learns of a write, every process's next look
+ * sees it, and a client that writes through one worker and then reads through another still
+ * reads its write. Both sides measure on the monotonic clock, so only its rate matters.
+ */
+export const SQLITE_LOOK_MS = 1;
+
+/** A `PRAGMA data_version` asked at most once per window (see SQLITE_LOOK_MS). */
+function lookedAtMost(ask: () => unknown): () => boolean {
+  let at = -Infinity;
+  let seen = ask();
+  return () => {
+    const now = performance.now();
+    if (now - at < SQLITE_LOOK_MS) return false;
+    at = now; // before the look: what committed by now is seen
+    const next = ask();
+    if (next === seen) return false;
+    seen = next;
+    return true;
+  };
+}
+
+/** Resolves once SQLITE_LOOK_MS have passed since it was called (node's timers may fire a little early). */
+async function settled(): Promise<void> {
+  const until = performance.now() + SQLITE_LOOK_MS;
+  for (let left = SQLITE_LOOK_MS; left > 0; left = until - performance.now()) await sleep(Math.ceil(left));
+}
 
 /** How the SQLite connection waits for the write lock: see `reusePreparedStatements`. */
 interface WriteLock {
@@ -360,7 +398,7 @@ function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLoc
       }
       const commit = tx.commit.bind(tx);
       const undo = (tx as AnyTransaction & { rollback(): Promise<void> }).rollback.bind(tx);
-      tx.commit = () => commit().finally(release);
+      tx.commit = () => commit().finally(release).then(settled);
       (tx as AnyTransaction & { rollback(): Promise<void> }).rollback = () => undo().finally(release);
       return tx as never;
     },
@@ -394,13 +432,12 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     const changed = (touchedOptions = true) => { version++; local++; if (touchedOptions) options++; };
     // Other processes' commits, for the options: seen on the adapter's own connection, where this
     // process's commits do not count (they do on the watcher below, a connection of its own).
-    let others: (() => unknown) | null = null;
-    let othersSeen: unknown;
+    // Looked at no more often than the version is (see SQLITE_LOOK_MS).
+    let othersChangedOptions: (() => boolean) | null = null;
     let connection: Database.Database | null = null;
     const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (c) => { connection = c as Database.Database; }, (lock) => {
       // The baseline: whatever was read so far was read through this connection, after it.
-      others = lock.dataVersion;
-      othersSeen = others();
+      othersChangedOptions = lookedAtMost(lock.dataVersion);
     });
     // A transaction may wait for the write lock at least as long as SQLite's busy timeout would
     // have let it (10 s), queued behind this process's own ones included (TRANSACTIONS: 15 s):
@@ -414,18 +451,12 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     const watcher = path === ':memory:' ? null : new BetterSqlite(path, { timeout: 10_000 });
     if (watcher) setPageCache(watcher);
     const dataVersion = watcher?.prepare('PRAGMA data_version').pluck();
-    let seen = dataVersion?.get();
-    // data_version is asked once per turn of the event loop: a request asks for the version many
-    // times as it reads (every cached total and term slug), all within the turn its I/O event
-    // started; another process's commit during that turn is as if it had come just after it.
-    let asked = false;
-    const again = () => { asked = false; };
+    // Asked at most once per SQLITE_LOOK_MS (a request asks for the version many times as it
+    // reads, a cached answer once); the writes of every process wait that long before they are
+    // acknowledged, so none acknowledged goes unseen.
+    const othersCommitted = dataVersion ? lookedAtMost(() => dataVersion.get()) : () => false;
     const version_ = () => {
-      if (asked) return version;
-      asked = true;
-      setImmediate(again);
-      const now = dataVersion?.get();
-      if (now !== seen) { seen = now; version++; }
+      if (othersCommitted()) version++;
       return version;
     };
     return {
@@ -435,8 +466,7 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       version: version_,
       get localVersion() { return local; },
       optionsVersion() {
-        const now = others?.();
-        if (now !== othersSeen) { othersSeen = now; options++; }
+        if (othersChangedOptions?.()) options++;
         return options;
       },
       changed: () => changed(),

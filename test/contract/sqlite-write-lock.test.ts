@@ -4,7 +4,8 @@
 // two processes here. SQLite only (PostgreSQL has row locks and a pool).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, provider, type TestSite } from '../helpers/app.js';
-import { openDb, type Db } from '../../src/db/client.js';
+import { openDb, SQLITE_LOOK_MS, type Db } from '../../src/db/client.js';
+import { sqlitePath } from '../../src/db/migrate.js';
 
 let site: TestSite;
 let other: Db;
@@ -73,5 +74,49 @@ describe.skipIf(provider !== 'sqlite')('SQLite write lock between processes', ()
     expect(Number(adapter[0].cache_size)).toBe(-2048);
     const reads = await site.db.read('PRAGMA cache_size', []);
     expect(Number(reads[0].cache_size)).toBe(-2048);
+  });
+
+  // The version looks at other processes' commits at most once per SQLITE_LOOK_MS; every write
+  // waits that long after its commit before its caller hears of it. So an acknowledged write of
+  // one process is seen by the very next look of any other, however recently that one looked.
+  describe('other processes\' writes, seen on the next look', () => {
+    it('a committed transaction, a write outside one, and an option write (the options version too)', async () => {
+      const post = await other.prisma.content.create({ data: { type: 'post', status: 'publish', authorId: 1, title: 'look', date: new Date(), dateGmt: new Date(), modified: new Date(), modifiedGmt: new Date() } });
+      for (let i = 0; i < 20; i++) {
+        // Looked just now: without the writer's wait the next look would fall in the same window.
+        let seen = site.db.version();
+        await other.prisma.$transaction(async (tx) => { await tx.content.update({ where: { id: post.id }, data: { title: `look ${i}` } }); });
+        expect(site.db.version()).not.toBe(seen);
+        seen = site.db.version();
+        await other.prisma.content.update({ where: { id: post.id }, data: { title: `look ${i}b` } });
+        expect(site.db.version()).not.toBe(seen);
+        const options = site.db.optionsVersion();
+        await other.prisma.option.upsert({ where: { name: 'look_test' }, create: { name: 'look_test', value: String(i) }, update: { value: String(i) } });
+        expect(site.db.optionsVersion()).not.toBe(options);
+      }
+    });
+
+    it('looks no more than once per window: a commit nobody waited out shows from the next window on', async () => {
+      // A write straight through the driver, which does not wait after its commit.
+      const raw = new (await import('better-sqlite3')).default(sqlitePath(site.app.config.databaseUrl));
+      const write = raw.prepare('UPDATE "Option" SET "value" = ? WHERE "name" = ?');
+      try {
+        let skipped = 0;
+        for (let i = 0; i < 5; i++) {
+          await new Promise((resolve) => setTimeout(resolve, SQLITE_LOOK_MS + 1));
+          const start = performance.now();
+          const before = site.db.version(); // a new window: this one looks
+          write.run(`"raw ${i}"`, 'look_test');
+          const within = site.db.version();
+          if (performance.now() - start < SQLITE_LOOK_MS) expect(within).toBe(before);
+          else skipped++;
+          await new Promise((resolve) => setTimeout(resolve, SQLITE_LOOK_MS + 1));
+          expect(site.db.version()).not.toBe(before);
+        }
+        expect(skipped).toBeLessThan(5);
+      } finally {
+        raw.close();
+      }
+    });
   });
 });

@@ -66,6 +66,19 @@ describe('response cache', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('keeps an entry asked for between every new one, however many come', () => {
+    const cache = createResponseCache(4, () => 1, 1_000_000);
+    keep(cache, 'hot', answer(10));
+    for (let i = 0; i < 100; i++) {
+      keep(cache, `k${i}`, answer(10));
+      expect(cache.get('hot')).toBeDefined();
+      expect(cache.size).toBeLessThanOrEqual(4);
+    }
+    // The others went in their order: the newest few are there, the first long gone.
+    expect(cache.get('k99')).toBeDefined();
+    expect(cache.get('k0')).toBeUndefined();
+  });
+
   it('still bounds the number of entries', () => {
     const cache = createResponseCache(2, () => 1, 1_000_000);
     for (const key of ['a', 'b', 'c']) keep(cache, key, answer(10));
