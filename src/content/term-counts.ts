@@ -46,3 +46,22 @@ export function addToTermCounts(statements: TxStatements, pg: boolean, counts: M
   const target = pg && ids.length > 1 ? `IN (SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE)` : `IN (${list})`;
   return statements.query(`UPDATE "Term" SET "count" = "count" + ${amount} WHERE "id" ${target} RETURNING "id", "slug"`, ...args);
 }
+
+/**
+ * Sets each term's count to its published items, counted from its links: two statements on
+ * PostgreSQL, one on SQLite, for any number of terms. On PostgreSQL the terms' rows are locked
+ * first, in id order, by a statement of their own (read committed: a statement counts what was
+ * committed when it began, so the count must begin after the lock is held, or a write committed
+ * while this one waited for the lock would go uncounted). The lock (NO KEY UPDATE) does not hold
+ * up the links other writes insert. SQLite runs one write transaction at a time already.
+ */
+export async function recountTerms(statements: TxStatements, pg: boolean, termIds: number[]): Promise<void> {
+  const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
+  if (!ids.length) return;
+  const list = ids.map((_, i) => placeholder(pg, i)).join(', ');
+  if (pg) await statements.query(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`, ...ids);
+  await statements.execute(
+    `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "TermRelationship" r JOIN "Content" c ON c."id" = r."contentId" WHERE r."termId" = "Term"."id" AND c."status" = 'publish') WHERE "id" IN (${list})`,
+    ...ids,
+  );
+}

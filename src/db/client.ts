@@ -503,11 +503,26 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   const self = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const listener = new pg.Client({ connectionString: databaseUrl });
   let options = 0;
+  // One notice on the wire at a time (pg wants a client's queries one after another): the writes
+  // committed while one is sent are told by one more notice after it, which names the options if
+  // any of them touched them. Every other process only needs to hear that something changed
+  // after the last notice it had.
+  let sending = false;
+  let owed: 'none' | 'plain' | 'options' = 'none';
+  const announce = () => {
+    if (owed === 'none') { sending = false; return; }
+    const payload = `${self}${owed === 'options' ? '+options' : ''}`;
+    owed = 'none';
+    sending = true;
+    listener.query(`NOTIFY content_changed, '${payload}'`).then(announce, announce);
+  };
   const changed = (touchedOptions = true) => {
     version++;
     local++;
     if (touchedOptions) options++;
-    listener.query(`NOTIFY content_changed, '${self}${touchedOptions ? '+options' : ''}'`).catch(() => {});
+    if (touchedOptions) owed = 'options';
+    else if (owed === 'none') owed = 'plain';
+    if (!sending) announce();
   };
   let pool: Pool | null = null;
   const types = pgTypes(pg);

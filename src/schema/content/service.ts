@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
 import { contentRow } from '../../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../../db/sql.js';
-import { addToTermCounts } from '../../content/term-counts.js';
+import { addToTermCounts, recountTerms } from '../../content/term-counts.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -481,26 +481,13 @@ function slugTaken(statements: TxStatements, pg: boolean, scope: { global: true 
 }
 
 /**
- * Locks term rows for a count change, in id order. On PostgreSQL (read committed) two writes that
- * recount or bump one term would otherwise each count without the other's uncommitted link and
- * the later write would store a count one off; bumping rows in different orders deadlocks. The
- * lock (NO KEY UPDATE, what an UPDATE of the count takes anyway) does not block the links other
- * writes insert. SQLite runs one write transaction at a time already.
+ * Recounts terms from their links, as the transaction's last statements (src/content/term-counts.ts
+ * `recountTerms`): on PostgreSQL the terms' rows stay locked from the recount to the COMMIT. In a
+ * batch, the recount already holds every earlier item's additions to those terms: they are dropped.
  */
-async function lockTerms(tx: Tx, db: Db, termIds: number[]): Promise<void> {
-  const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
-  if (db.provider !== 'postgres' || !ids.length) return;
-  await txStatements(tx, db).query(`SELECT id FROM "Term" WHERE id IN (${ids.join(',')}) ORDER BY id FOR NO KEY UPDATE`);
-}
-
 async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {
-  // The recount holds every earlier item of a batch: their additions to these terms are dropped.
   db.termCounts?.reset([...new Set(termIds)]);
-  await lockTerms(tx, db, termIds);
-  for (const id of new Set(termIds)) {
-    const count = await tx.termRelationship.count({ where: { termId: id, content: { status: 'publish' } } });
-    await tx.term.update({ where: { id }, data: { count } });
-  }
+  await recountTerms(txStatements(tx, db), db.provider === 'postgres', termIds);
 }
 
 /**
@@ -729,7 +716,8 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         if (tags.length && written?.terms.length) written = null;
         else if (written) written.terms = tags.map((termId) => ({ termId, taxonomy: 'post_tag' }));
       }
-      if (existing) await refreshTermCounts(tx, ctx.db, [...before, ...assigned]);
+      // Recounted last, as a create's terms are bumped last (see bumpTerms below).
+      if (existing) bumpTerms = () => refreshTermCounts(tx, ctx.db, [...before, ...assigned]);
       // A new item had no terms, so each term it joins counts one more if it is published. This
       // keeps a create from recounting a category of a million posts.
       // The answer shows the terms' slugs (class_list): read here with the links, where the
@@ -806,8 +794,8 @@ export async function trashContent(ctx: Context, row: { id: number; type: string
       data: { status: 'trash', trashedStatus: row.status, trashedSlug: row.slug, slug: row.slug ? `${row.slug}__trashed` : '', ...stampModified(site) },
     });
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
-    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
     await recordContentEvent(tx, ctx.db, { action: 'trashed', type: row.type, id: row.id, status: 'trash', previousStatus: row.status, authorId: row.authorId, parentId: row.parentId });
+    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
   });
   await afterWrite(ctx, { object: 'content', id: row.id, action: 'trash' });
 }
@@ -818,9 +806,10 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
     const terms = await tx.termRelationship.findMany({ where: { contentId: id }, select: { termId: true } });
     await tx.content.deleteMany({ where: { parentId: id, type: { in: ['revision', 'autosave'] } } });
     const gone = await tx.content.delete({ where: { id } });
-    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
     await recordContentEvent(tx, ctx.db, { action: 'deleted', type: gone.type, id, status: gone.status, previousStatus: gone.status, authorId: gone.authorId, parentId: gone.parentId });
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
+    // Last: the terms' rows stay locked from here to the commit (PostgreSQL).
+    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
   });
   await afterWrite(ctx, { object: 'content', id, action: 'delete' });
 }
