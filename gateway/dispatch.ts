@@ -247,6 +247,8 @@ export function createDispatcher(o: DispatcherOptions) {
           prisma: { value: joined(tx) },
           read: { value: (sql: string, args: readonly unknown[]) => statements.query(sql, ...args) },
           termCounts: { value: termCounts },
+          // An item's last statement is not the batch's: the batch commits once all have run.
+          transactionFinish: { value: () => null },
         });
         for (const item of items) {
           if (item.error) {
@@ -273,7 +275,7 @@ export function createDispatcher(o: DispatcherOptions) {
         // The items' term count additions, last: on PostgreSQL the terms' rows stay locked from
         // here to the COMMIT, not from the first item's create on.
         const counts = termCounts.pending();
-        if (counts.size) await addToTermCounts(statements, o.db.provider === 'postgres', counts);
+        if (counts.size) await addToTermCounts(statements, o.db.provider === 'postgres', counts, true);
       }, { maxWait: 15_000, timeout: 120_000 });
     } catch (err) {
       if (err !== ROLLBACK) throw err;

@@ -32,9 +32,9 @@ export class DeferredTermCounts {
 /**
  * Adds `n` to each term's count in one statement, returning each term's id and slug. On PostgreSQL
  * several terms are locked in id order within the statement (two writes locking them in opposite
- * orders would deadlock).
+ * orders would deadlock). `last`: the transaction's last statement (`TxStatements.finish`).
  */
-export function addToTermCounts(statements: TxStatements, pg: boolean, counts: Map<number, number>): Promise<{ id: number | bigint; slug: string }[]> {
+export function addToTermCounts(statements: TxStatements, pg: boolean, counts: Map<number, number>, last = false): Promise<{ id: number | bigint; slug: string }[]> {
   const ids = [...counts.keys()].sort((a, b) => a - b);
   const args: unknown[] = [];
   const p = (v: unknown) => { args.push(v); return placeholder(pg, args.length - 1); };
@@ -44,7 +44,8 @@ export function addToTermCounts(statements: TxStatements, pg: boolean, counts: M
   const amount = same ? int(counts.get(ids[0])) : `CASE "id" ${ids.map((id) => `WHEN ${p(id)} THEN ${int(counts.get(id))}`).join(' ')} END`;
   const list = ids.map(p).join(', ');
   const target = pg && ids.length > 1 ? `IN (SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE)` : `IN (${list})`;
-  return statements.query(`UPDATE "Term" SET "count" = "count" + ${amount} WHERE "id" ${target} RETURNING "id", "slug"`, ...args);
+  const sql = `UPDATE "Term" SET "count" = "count" + ${amount} WHERE "id" ${target} RETURNING "id", "slug"`;
+  return last ? statements.finish(sql, ...args) : statements.query(sql, ...args);
 }
 
 /**
@@ -53,15 +54,15 @@ export function addToTermCounts(statements: TxStatements, pg: boolean, counts: M
  * first, in id order, by a statement of their own (read committed: a statement counts what was
  * committed when it began, so the count must begin after the lock is held, or a write committed
  * while this one waited for the lock would go uncounted). The lock (NO KEY UPDATE) does not hold
- * up the links other writes insert. SQLite runs one write transaction at a time already.
+ * up the links other writes insert. SQLite runs one write transaction at a time already. `last`:
+ * the count is the transaction's last statement (`TxStatements.finish`).
  */
-export async function recountTerms(statements: TxStatements, pg: boolean, termIds: number[]): Promise<void> {
+export async function recountTerms(statements: TxStatements, pg: boolean, termIds: number[], last = false): Promise<void> {
   const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
   if (!ids.length) return;
   const list = ids.map((_, i) => placeholder(pg, i)).join(', ');
   if (pg) await statements.query(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`, ...ids);
-  await statements.execute(
-    `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "TermRelationship" r JOIN "Content" c ON c."id" = r."contentId" WHERE r."termId" = "Term"."id" AND c."status" = 'publish') WHERE "id" IN (${list})`,
-    ...ids,
-  );
+  const sql = `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "TermRelationship" r JOIN "Content" c ON c."id" = r."contentId" WHERE r."termId" = "Term"."id" AND c."status" = 'publish') WHERE "id" IN (${list})`;
+  if (last) await statements.finish(sql, ...ids);
+  else await statements.execute(sql, ...ids);
 }

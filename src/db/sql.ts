@@ -25,6 +25,12 @@ export function binder(pg: boolean, params: unknown[]): (value: unknown) => stri
 export interface TxStatements {
   query<T>(sql: string, ...args: unknown[]): Promise<T[]>;
   execute(sql: string, ...args: unknown[]): Promise<void>;
+  /**
+   * The transaction's last statement (integer values only). On PostgreSQL, outside a batch, it is
+   * sent with the COMMIT (`Db.transactionFinish`); otherwise it is an ordinary statement. Nothing
+   * may run in the transaction after it.
+   */
+  finish<T>(sql: string, ...args: unknown[]): Promise<T[]>;
   /** Whether a write through here is announced at commit by itself (not on SQLite's connection). */
   announces: boolean;
 }
@@ -32,23 +38,20 @@ export interface TxStatements {
 export function txStatements(tx: Tx, db: Db): TxStatements {
   const sqlite = db.inTransaction;
   if (sqlite) {
-    return {
-      query: async <T>(sql: string, ...args: unknown[]) => sqlite(sql, args) as T[],
-      execute: async (sql: string, ...args: unknown[]) => { sqlite(sql, args); },
-      announces: false,
-    };
+    const query = async <T>(sql: string, ...args: unknown[]) => sqlite(sql, args) as T[];
+    return { query, finish: query, execute: async (sql: string, ...args: unknown[]) => { sqlite(sql, args); }, announces: false };
   }
   const pg = db.transactionStatement?.();
   if (pg) {
+    const query = <T>(sql: string, ...args: unknown[]) => pg(sql, args) as Promise<T[]>;
+    const last = db.transactionFinish?.();
     return {
-      query: <T>(sql: string, ...args: unknown[]) => pg(sql, args) as Promise<T[]>,
+      query,
+      finish: last ? <T>(sql: string, ...args: unknown[]) => last(sql, args) as Promise<T[]> : query,
       execute: async (sql: string, ...args: unknown[]) => { await pg(sql, args); },
       announces: true,
     };
   }
-  return {
-    query: <T>(sql: string, ...args: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...args),
-    execute: async (sql: string, ...args: unknown[]) => { await tx.$executeRawUnsafe(sql, ...args); },
-    announces: true,
-  };
+  const query = <T>(sql: string, ...args: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...args);
+  return { query, finish: query, execute: async (sql: string, ...args: unknown[]) => { await tx.$executeRawUnsafe(sql, ...args); }, announces: true };
 }

@@ -79,4 +79,58 @@ describe('transaction statements', () => {
     // Each sees its own uncommitted row and not the other's.
     expect(await both).toEqual([['tx-a'], ['tx-b']]);
   });
+
+  describe('the last statement (finish)', () => {
+    it('commits with it on PostgreSQL (the write is visible before the transaction returns); an ordinary statement on SQLite', async () => {
+      const [row] = await site.db.read(`INSERT INTO "Term" ("taxonomy", "name", "slug") VALUES ('post_tag', 'Last', 'tx-last') RETURNING "id"`, []);
+      const id = Number(row.id);
+      const version = site.db.version();
+      let seenBeforeReturn = -1;
+      let returned: unknown[] = [];
+      await site.db.prisma.$transaction(async (tx) => {
+        await tx.term.update({ where: { id }, data: { name: 'Last, first step' } });
+        returned = await txStatements(tx, site.db).finish<{ count: number }>(`UPDATE "Term" SET "count" = "count" + ${p(1)} WHERE "id" = ${p(2)} RETURNING "count"`, 5, id);
+        // Read on another connection, still inside the callback.
+        seenBeforeReturn = Number((await site.db.read(`SELECT "count" FROM "Term" WHERE "id" = ${p(1)}`, [id]))[0].count);
+      });
+      expect(returned.map((r) => Number((r as { count: number }).count))).toEqual([5]);
+      // PostgreSQL committed with the statement; SQLite's one connection is the transaction's, and
+      // the reads' connection sees only what is committed.
+      expect(seenBeforeReturn).toBe(pg ? 5 : 0);
+      const stored = await site.db.read(`SELECT "name", "count" FROM "Term" WHERE "id" = ${p(1)}`, [id]);
+      expect(stored.map((r) => [r.name, Number(r.count)])).toEqual([['Last, first step', 5]]);
+      expect(site.db.version()).toBeGreaterThan(version);
+    });
+
+    it.skipIf(!pg)('lets nothing run after it, and takes integers only (PostgreSQL)', async () => {
+      const [row] = await site.db.read(`INSERT INTO "Term" ("taxonomy", "name", "slug") VALUES ('post_tag', 'After', 'tx-after') RETURNING "id"`, []);
+      const id = Number(row.id);
+      await expect(site.db.prisma.$transaction(async (tx) => {
+        const statements = txStatements(tx, site.db);
+        await statements.finish(`UPDATE "Term" SET "count" = $1 WHERE "id" = $2`, 1, id);
+        await statements.query(`UPDATE "Term" SET "count" = 2 WHERE "id" = $1`, id);
+      })).rejects.toThrow(/no statement may follow/);
+      expect(Number((await site.db.read(`SELECT "count" FROM "Term" WHERE "id" = $1`, [id]))[0].count)).toBe(1);
+      await expect(site.db.prisma.$transaction(async (tx) => {
+        await txStatements(tx, site.db).finish(`UPDATE "Term" SET "name" = $1 WHERE "id" = $2`, 'text', id);
+      })).rejects.toThrow(/only integers/);
+      expect((await site.db.read(`SELECT "name" FROM "Term" WHERE "id" = $1`, [id]))[0].name).toBe('After');
+    });
+
+    it.skipIf(!pg)('a failing last statement leaves nothing of the transaction, and the connection serves the next one (PostgreSQL)', async () => {
+      await expect(site.db.prisma.$transaction(async (tx) => {
+        await tx.term.create({ data: { taxonomy: 'post_tag', name: 'Failing last', slug: 'tx-failing-last' } });
+        await txStatements(tx, site.db).finish(`UPDATE "Term" SET "count" = 1 / ($1 - 1) WHERE "slug" = 'tx-failing-last'`, 1);
+      })).rejects.toThrow();
+      expect(await termCount('tx-failing-last')).toBe(0);
+      // Every pooled connection still works inside a transaction.
+      for (let i = 0; i < 12; i++) {
+        await site.db.prisma.$transaction(async (tx) => {
+          await tx.term.create({ data: { taxonomy: 'post_tag', name: `After failing ${i}`, slug: `tx-after-failing-${i}` } });
+          await txStatements(tx, site.db).finish(`UPDATE "Term" SET "count" = $1 WHERE "slug" = 'tx-after-failing-${i}'`, i);
+        });
+      }
+      expect(await termCount('tx-after-failing-11')).toBe(1);
+    });
+  });
 });

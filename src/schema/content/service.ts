@@ -482,12 +482,13 @@ function slugTaken(statements: TxStatements, pg: boolean, scope: { global: true 
 
 /**
  * Recounts terms from their links, as the transaction's last statements (src/content/term-counts.ts
- * `recountTerms`): on PostgreSQL the terms' rows stay locked from the recount to the COMMIT. In a
- * batch, the recount already holds every earlier item's additions to those terms: they are dropped.
+ * `recountTerms`; on PostgreSQL the recount goes with the COMMIT, see `TxStatements.finish`): the
+ * terms' rows stay locked from the recount to the COMMIT. In a batch, the recount already holds
+ * every earlier item's additions to those terms: they are dropped.
  */
 async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {
   db.termCounts?.reset([...new Set(termIds)]);
-  await recountTerms(txStatements(tx, db), db.provider === 'postgres', termIds);
+  await recountTerms(txStatements(tx, db), db.provider === 'postgres', termIds, true);
 }
 
 /**
@@ -732,7 +733,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         if (status === 'publish' && !deferred) {
           // The last statement before COMMIT (see bumpTerms below): from here to the commit the
           // terms' rows are locked against every other write to them.
-          bumpTerms = async () => { keep(await addToTermCounts(statements, pg, new Map(ids.map((id) => [id, 1])))); };
+          bumpTerms = async () => { keep(await addToTermCounts(statements, pg, new Map(ids.map((id) => [id, 1])), true)); };
         } else {
           // In a batch: added when the batch's transaction ends (src/content/term-counts.ts).
           if (status === 'publish') deferred!.add(ids);
