@@ -133,6 +133,20 @@ describe('batch answers', () => {
     expect(await found(word)).toEqual([res.body.responses[0].body.id, res.body.responses[2].body.id].sort((a, b) => a - b));
   });
 
+  it('costs one savepoint statement per item on PostgreSQL (the release goes with the next savepoint, the last with the COMMIT), two on SQLite', async () => {
+    const statements = async (atomic: boolean) => {
+      const word = token();
+      const before = site.db.statements;
+      const res = await batch({ atomic, requests: [1, 2, 3].map((n) => createItem({ title: `Savepoint ${n} ${word}`, status: 'publish' })) });
+      expect(res.body.responses.map((e: Envelope) => e.status)).toEqual([201, 201, 201]);
+      return site.db.statements - before;
+    };
+    await statements(false);
+    const plain = await statements(false);
+    const atomic = await statements(true);
+    expect(plain - atomic).toBe(site.db.provider === 'postgres' ? 3 : 6);
+  });
+
   it('lets an item read what the items before it wrote, in normal and in atomic batches', async () => {
     for (const atomic of [false, true]) {
       const word = token();
