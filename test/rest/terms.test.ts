@@ -283,6 +283,16 @@ describe('delete', () => {
     expect(res.body.previous).toMatchObject({ id: t.id, name: 'Doomed', slug: 'doomed', taxonomy: 'category' });
     expect(await get(`categories/${t.id}`)).toBeWpError(404, 'rest_term_invalid');
     expect(await site.req('DELETE', `/core/v2/categories/${t.id}?force=true`, { as: 'editor' })).toBeWpError(404, 'rest_term_invalid');
+    // A post left without a category goes to the default one, which is recounted.
+    const only = await term('categories', { name: 'Only home' });
+    const defaultCount = async () => (await get('categories/1')).body.count;
+    const before = await defaultCount();
+    const post = await site.req('POST', '/core/v2/posts', { as: 'editor', json: { title: 'Homeless soon', status: 'publish', categories: [only.id] } });
+    expect(post.status).toBe(201);
+    expect(await defaultCount()).toBe(before);
+    expect((await site.req('DELETE', `/core/v2/categories/${only.id}?force=true`, { as: 'editor' })).status).toBe(200);
+    expect(await defaultCount()).toBe(before + 1);
+    expect((await site.req('GET', `/core/v2/posts/${post.body.id}`)).body.categories).toEqual([1]);
     const tag = await term('tags', { name: 'Doomed tag' });
     expect(await site.req('DELETE', `/core/v2/tags/${tag.id}`, { as: 'editor' })).toBeWpError(501, 'rest_trash_not_supported');
     expect((await site.req('DELETE', `/core/v2/tags/${tag.id}?force=true`, { as: 'editor' })).body.deleted).toBe(true);

@@ -192,8 +192,11 @@ describe('UserDelete', () => {
     const id = await newUser('leaver3');
     const { password } = await (await import('../../src/site/operator.js')).createApplicationPassword(site.db, id, 'x');
     const leaver = { ...site.users.author, id, auth: 'Basic ' + Buffer.from(`leaver3:${password}`).toString('base64') };
-    const post = await site.req('POST', '/core/v2/posts', { as: leaver, json: { title: 'Gone soon', status: 'publish' } });
+    const tag = await site.req('POST', '/core/v2/tags', { as: 'administrator', json: { name: 'Leaver tag' } });
+    const post = await site.req('POST', '/core/v2/posts', { as: leaver, json: { title: 'Gone soon', status: 'publish', tags: [tag.body.id] } });
     await site.req('POST', `/core/v2/posts/${post.body.id}`, { as: leaver, json: { title: 'Gone soon, edited' } });
+    const tagCount = async () => (await site.req('GET', `/core/v2/tags/${tag.body.id}`)).body.count;
+    expect(await tagCount()).toBe(1);
     const others = await site.db.prisma.content.count({ where: { authorId: site.users.author.id } });
     const res = await site.req('DELETE', `/core/v2/users/${id}?force=true&reassign=false`, { as: 'administrator' });
     expect(res.status).toBe(200);
@@ -201,5 +204,7 @@ describe('UserDelete', () => {
     expect(await site.db.prisma.content.count({ where: { parentId: post.body.id } })).toBe(0);
     expect(await site.db.prisma.content.count({ where: { authorId: site.users.author.id } })).toBe(others);
     expect(postByAuthor).toBeGreaterThan(0);
+    // The deleted posts' terms are recounted.
+    expect(await tagCount()).toBe(0);
   });
 });

@@ -8,6 +8,8 @@ import { columnOrder, pageByPosition } from '../../db/list.js';
 import { CONTENT_TYPES } from '../../resources/content-types.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
+import { txStatements } from '../../db/sql.js';
+import { recountTerms } from '../../content/term-counts.js';
 import { authStatus, invalidParam, restError } from '../../errors.js';
 import { capabilitiesOf, isRole, ROLES } from '../../auth/capabilities.js';
 import { canDeleteUser, canEditUser } from '../../auth/user-permissions.js';
@@ -297,12 +299,12 @@ export async function deleteUserRecord(ctx: Context, id: number, reassign: numbe
       // Revisions of the deleted items go with them, whoever made them.
       await tx.content.deleteMany({ where: { parentId: { in: owned }, type: { in: ['revision', 'autosave'] } } });
       await tx.content.deleteMany({ where: { id: { in: owned } } });
-      for (const termId of new Set(terms.map((t) => t.termId))) {
-        const count = await tx.termRelationship.count({ where: { termId, content: { status: 'publish' } } });
-        await tx.term.update({ where: { id: termId }, data: { count } });
-      }
       const sticky = site.stickyPosts.filter((s) => !owned.includes(s));
       if (sticky.length !== site.stickyPosts.length) await setOption(tx, 'sticky_posts', sticky);
+      await tx.user.delete({ where: { id } });
+      // Last (with the COMMIT on PostgreSQL): the terms' rows stay locked until the commit.
+      await recountTerms(txStatements(tx, ctx.db), ctx.db.provider === 'postgres', terms.map((t) => t.termId), true);
+      return;
     }
     await tx.user.delete({ where: { id } });
   });
