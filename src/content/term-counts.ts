@@ -3,8 +3,9 @@
 // from its count's UPDATE to the COMMIT; in a batch of creates into one category, the first item's
 // UPDATE would hold that lock for the rest of the batch, so concurrent batches would run one after
 // another. The batch sends its counts as its last statement instead.
+import type { Db, Tx } from '../db/client.js';
 import type { TxStatements } from '../db/sql.js';
-import { placeholder } from '../db/sql.js';
+import { placeholder, txStatements } from '../db/sql.js';
 
 /**
  * The count changes of a batch's items, in order: `add` (one more published item) and `reset`
@@ -54,15 +55,25 @@ export function addToTermCounts(statements: TxStatements, pg: boolean, counts: M
  * first, in id order, by a statement of their own (read committed: a statement counts what was
  * committed when it began, so the count must begin after the lock is held, or a write committed
  * while this one waited for the lock would go uncounted). The lock (NO KEY UPDATE) does not hold
- * up the links other writes insert. SQLite runs one write transaction at a time already. `last`:
- * the count is the transaction's last statement (`TxStatements.finish`).
+ * up the links other writes insert. SQLite runs one write transaction at a time already. The count
+ * is the transaction's last statement (`TxStatements.finish`).
  */
-export async function recountTerms(statements: TxStatements, pg: boolean, termIds: number[], last = false): Promise<void> {
+async function recountTerms(statements: TxStatements, pg: boolean, termIds: number[]): Promise<void> {
   const ids = [...new Set(termIds)].filter(Number.isSafeInteger).sort((a, b) => a - b);
   if (!ids.length) return;
   const list = ids.map((_, i) => placeholder(pg, i)).join(', ');
   if (pg) await statements.query(`SELECT "id" FROM "Term" WHERE "id" IN (${list}) ORDER BY "id" FOR NO KEY UPDATE`, ...ids);
   const sql = `UPDATE "Term" SET "count" = (SELECT COUNT(*) FROM "TermRelationship" r JOIN "Content" c ON c."id" = r."contentId" WHERE r."termId" = "Term"."id" AND c."status" = 'publish') WHERE "id" IN (${list})`;
-  if (last) await statements.finish(sql, ...ids);
-  else await statements.execute(sql, ...ids);
+  await statements.finish(sql, ...ids);
+}
+
+/**
+ * Recounts terms from their links as the transaction's last statements (`recountTerms`, with the
+ * COMMIT on PostgreSQL outside a batch). In a batch the recount already holds every earlier item's
+ * additions to those terms (`DeferredTermCounts`): they are dropped, or the batch's end would add
+ * them again.
+ */
+export async function recountTermsLast(tx: Tx, db: Db, termIds: number[]): Promise<void> {
+  db.termCounts?.reset([...new Set(termIds)]);
+  await recountTerms(txStatements(tx, db), db.provider === 'postgres', termIds);
 }

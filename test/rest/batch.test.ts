@@ -368,6 +368,24 @@ describe('require-all-validate', () => {
 });
 
 describe('term counts in batches', () => {
+  it('does not add a create\'s count again after a category delete recounted the default category', async () => {
+    const word = token();
+    const doomed = await site.createTerm('categories', { name: `Doomed ${word}` });
+    await site.createPost({ title: `Orphan ${word}`, status: 'publish', categories: [doomed.id] });
+    const defaultCount = async () => (await site.req('GET', '/core/v2/categories/1')).body.count;
+    const before = await defaultCount();
+    const res = await batch({
+      requests: [
+        createItem({ title: `Default ${word}`, status: 'publish' }),
+        // Its post falls back to the default category, which is recounted from its links: the
+        // create above is among them.
+        { method: 'DELETE', path: `/core/v2/categories/${doomed.id}?force=true` },
+      ],
+    });
+    expect(res.body.responses.map((e: Envelope) => e.status)).toEqual([201, 200]);
+    expect(await defaultCount()).toBe(before + 2);
+  });
+
   it('adds the items\' term counts when the batch ends, after any recount of the same terms', async () => {
     const word = token();
     const category = await site.createTerm('categories', { name: `Counted ${word}` });

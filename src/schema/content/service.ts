@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
 import { contentRow } from '../../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../../db/sql.js';
-import { addToTermCounts, recountTerms } from '../../content/term-counts.js';
+import { addToTermCounts, recountTermsLast } from '../../content/term-counts.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
@@ -481,17 +481,6 @@ function slugTaken(statements: TxStatements, pg: boolean, scope: { global: true 
 }
 
 /**
- * Recounts terms from their links, as the transaction's last statements (src/content/term-counts.ts
- * `recountTerms`; on PostgreSQL the recount goes with the COMMIT, see `TxStatements.finish`): the
- * terms' rows stay locked from the recount to the COMMIT. In a batch, the recount already holds
- * every earlier item's additions to those terms: they are dropped.
- */
-async function refreshTermCounts(tx: Tx, db: Db, termIds: number[]): Promise<void> {
-  db.termCounts?.reset([...new Set(termIds)]);
-  await recountTerms(txStatements(tx, db), db.provider === 'postgres', termIds, true);
-}
-
-/**
  * The write checks of the posts controller before anything is stored, in its order: the right to
  * create or edit, to give the item another author, to make it sticky, to publish. Autosaves run
  * them too (WordPress checks an autosave as an update of its parent).
@@ -718,7 +707,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         else if (written) written.terms = tags.map((termId) => ({ termId, taxonomy: 'post_tag' }));
       }
       // Recounted last, as a create's terms are bumped last (see bumpTerms below).
-      if (existing) bumpTerms = () => refreshTermCounts(tx, ctx.db, [...before, ...assigned]);
+      if (existing) bumpTerms = () => recountTermsLast(tx, ctx.db, [...before, ...assigned]);
       // A new item had no terms, so each term it joins counts one more if it is published. This
       // keeps a create from recounting a category of a million posts.
       // The answer shows the terms' slugs (class_list): read here with the links, where the
@@ -796,7 +785,7 @@ export async function trashContent(ctx: Context, row: { id: number; type: string
     });
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
     await recordContentEvent(tx, ctx.db, { action: 'trashed', type: row.type, id: row.id, status: 'trash', previousStatus: row.status, authorId: row.authorId, parentId: row.parentId });
-    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
+    await recountTermsLast(tx, ctx.db, terms.map((t) => t.termId));
   });
   await afterWrite(ctx, { object: 'content', id: row.id, action: 'trash' });
 }
@@ -810,7 +799,7 @@ export async function deleteContent(ctx: Context, id: number): Promise<void> {
     await recordContentEvent(tx, ctx.db, { action: 'deleted', type: gone.type, id, status: gone.status, previousStatus: gone.status, authorId: gone.authorId, parentId: gone.parentId });
     if (site.stickyPosts.includes(id)) await setOption(tx, 'sticky_posts', site.stickyPosts.filter((s) => s !== id));
     // Last: the terms' rows stay locked from here to the commit (PostgreSQL).
-    await refreshTermCounts(tx, ctx.db, terms.map((t) => t.termId));
+    await recountTermsLast(tx, ctx.db, terms.map((t) => t.termId));
   });
   await afterWrite(ctx, { object: 'content', id, action: 'delete' });
 }

@@ -4,8 +4,7 @@ import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { columnOrder, pageByPosition } from '../../db/list.js';
 import type { Tx } from '../../db/client.js';
-import { txStatements } from '../../db/sql.js';
-import { recountTerms } from '../../content/term-counts.js';
+import { recountTermsLast } from '../../content/term-counts.js';
 import { authStatus, restError } from '../../errors.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { filterTitleHtml } from '../../content/kses.js';
@@ -136,7 +135,7 @@ export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): 
       if (orphans.length) {
         await tx.termRelationship.createMany({ data: orphans.map((contentId) => ({ contentId, termId: site.defaultCategory, taxonomy: 'category' })) });
         // Last (with the COMMIT on PostgreSQL): the category's row stays locked until the commit.
-        await recountTerms(txStatements(tx, ctx.db), ctx.db.provider === 'postgres', [site.defaultCategory], true);
+        await recountTermsLast(tx, ctx.db, [site.defaultCategory]);
       }
     }
   });

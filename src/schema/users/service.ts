@@ -8,8 +8,7 @@ import { columnOrder, pageByPosition } from '../../db/list.js';
 import { CONTENT_TYPES } from '../../resources/content-types.js';
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
-import { txStatements } from '../../db/sql.js';
-import { recountTerms } from '../../content/term-counts.js';
+import { recountTermsLast } from '../../content/term-counts.js';
 import { authStatus, invalidParam, restError } from '../../errors.js';
 import { capabilitiesOf, isRole, ROLES } from '../../auth/capabilities.js';
 import { canDeleteUser, canEditUser } from '../../auth/user-permissions.js';
@@ -303,7 +302,7 @@ export async function deleteUserRecord(ctx: Context, id: number, reassign: numbe
       if (sticky.length !== site.stickyPosts.length) await setOption(tx, 'sticky_posts', sticky);
       await tx.user.delete({ where: { id } });
       // Last (with the COMMIT on PostgreSQL): the terms' rows stay locked until the commit.
-      await recountTerms(txStatements(tx, ctx.db), ctx.db.provider === 'postgres', terms.map((t) => t.termId), true);
+      await recountTermsLast(tx, ctx.db, terms.map((t) => t.termId));
       return;
     }
     await tx.user.delete({ where: { id } });
