@@ -11,7 +11,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
-import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, footnotesSelect, passwordRequired, revisionStats, termSelect, textValue, withFootnotes, withTerms } from '../schema/content/objects.js';
+import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../schema/content/objects.js';
 import { permalink, permalinkTemplate } from './content-types.js';
 import { invalidParam } from '../errors.js';
 
@@ -146,11 +146,11 @@ const postFields: Record<string, FieldDef> = {
   // Not REST fields: what the gateway builds `_links` and Allow from.
   revisionCount: {
     kind: 'integer', rest: false, linkData: '_revision_count', readonly: true, description: 'Revisions and autosaves stored for it.',
-    resolve: async (p: Row, _a: unknown, ctx: Context) => (await revisionStats(ctx, p.id)).count,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withRevisionStats(ctx, p, (s) => s.count),
   },
   latestRevisionId: {
     kind: 'integer', rest: false, nullable: true, linkData: '_latest_revision', readonly: true, description: 'Id of the newest revision, if any.',
-    resolve: async (p: Row, _a: unknown, ctx: Context) => (await revisionStats(ctx, p.id)).latest,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withRevisionStats(ctx, p, (s) => s.latest),
   },
   viewerCanEdit: { kind: 'boolean', rest: false, linkData: '_can_edit', readonly: true, description: 'Whether the caller may update it.', resolve: viewer(canEditContent) },
   viewerCanDelete: { kind: 'boolean', rest: false, linkData: '_can_delete', readonly: true, description: 'Whether the caller may delete it.', resolve: viewer(canDeleteContent) },

@@ -2,7 +2,7 @@
 // same arguments, on the test run's database, and step aside for the shapes they do not handle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, provider, type TestSite } from '../helpers/app.js';
-import { countContentRows, findContentRows } from '../../src/db/content-read.js';
+import { ANSWER_ROWS, countContentRows, findContentRows, REVISION_GROUPS, type RevisionGroup } from '../../src/db/content-read.js';
 
 let site: TestSite;
 let ids: number[];
@@ -116,5 +116,64 @@ describe('direct content reads', () => {
     ]) expect(await findContentRows(site.db, args)).toBeNull();
     expect(await countContentRows(site.db, { terms: { none: {} } })).toBeNull();
     expect(site.db.statements - before).toBe(0);
+  });
+});
+
+describe('revision groups read with the rows (the `_links` of a post)', () => {
+  // Posts with: nothing; two revisions and a newer autosave; two autosaves (several: which is
+  // newest takes a second look at their dates) and a revision; revisions whose newest date is
+  // shared by two ids (the higher id is the newer).
+  let posts: number[];
+  const expected = new Map<number, { count: number; latest: number | null }>();
+  beforeAll(async () => {
+    posts = [];
+    for (let i = 0; i < 4; i++) posts.push((await site.createPost({ title: `Kept ${i}`, status: 'publish', date: `2023-0${i + 1}-01T10:00:00` })).id);
+    const add = async (parentId: number, type: string, at: string) => {
+      const date = new Date(at);
+      return (await site.db.prisma.content.create({ data: { type, status: 'inherit', authorId: 1, parentId, title: `${type} of ${parentId}`, date, dateGmt: date, modified: date, modifiedGmt: date } })).id;
+    };
+    expected.set(posts[0], { count: 0, latest: null });
+    await add(posts[1], 'revision', '2023-05-01T10:00:00Z');
+    await add(posts[1], 'revision', '2023-05-02T10:00:00Z');
+    expected.set(posts[1], { count: 3, latest: await add(posts[1], 'autosave', '2023-05-03T10:00:00Z') });
+    const newest = await add(posts[2], 'autosave', '2023-06-05T10:00:00Z');
+    await add(posts[2], 'autosave', '2023-06-01T10:00:00Z');
+    await add(posts[2], 'revision', '2023-06-03T10:00:00Z');
+    expected.set(posts[2], { count: 3, latest: newest });
+    await add(posts[3], 'revision', '2023-07-01T10:00:00Z');
+    const tied = await add(posts[3], 'revision', '2023-07-01T10:00:00Z');
+    expected.set(posts[3], { count: 2, latest: tied });
+  });
+
+  it('on PostgreSQL, in the rows\' statement, equal to what Prisma\'s groupBy answers; elsewhere not at all', async () => {
+    const before = site.db.statements;
+    const rows = (await findContentRows(site.db, { where: { id: { in: posts } }, orderBy: [{ id: 'asc' }] }, ANSWER_ROWS))!;
+    expect(site.db.statements - before).toBe(1);
+    expect(rows.map((r) => r.id)).toEqual(posts);
+    const prisma = await site.db.prisma.content.groupBy({
+      by: ['parentId', 'type'], where: { parentId: { in: posts }, type: { in: ['revision', 'autosave'] } }, _count: { _all: true }, _max: { id: true, date: true },
+    });
+    const sorted = (groups: RevisionGroup[]) => [...groups].sort((a, b) => a.parentId! - b.parentId! || a.type.localeCompare(b.type));
+    const carried = rows.flatMap((r) => (r as Record<symbol, RevisionGroup[]>)[REVISION_GROUPS] ?? []);
+    if (site.db.provider === 'postgres') {
+      expect(sorted(carried)).toEqual(sorted(prisma as RevisionGroup[]));
+      expect(carried.length).toBe(5);
+    } else {
+      expect(rows.some((r) => REVISION_GROUPS in r)).toBe(false);
+    }
+  });
+
+  it('give the same version-history count and predecessor in the list and in each post (both databases)', async () => {
+    const list = await site.req('GET', `/core/v2/posts?include=${posts.join(',')}&orderby=include`);
+    expect(list.status).toBe(200);
+    for (const post of posts) {
+      const want = expected.get(post)!;
+      const one = await site.req('GET', `/core/v2/posts/${post}`);
+      expect(one.status).toBe(200);
+      for (const links of [list.body.find((p: { id: number }) => p.id === post)._links, one.body._links]) {
+        expect(links['version-history'][0].count).toBe(want.count);
+        expect(links['predecessor-version']?.[0].id ?? null).toBe(want.latest);
+      }
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
 import { absOffset } from '../../db/list.js';
-import { contentRows } from '../../db/content-read.js';
+import { ANSWER_ROWS, contentRows } from '../../db/content-read.js';
 import type { Content } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type PrismaTypes from '../../generated/pothos-types.js';
@@ -72,11 +72,11 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
         description: `The ${d.plural} of this page that the caller may read.`,
         resolve: async (query, l, _a, ctx) => {
           if (l.ids) {
-            const rows = await contentRows<Content>(ctx, { ...query, where: { id: { in: l.ids } } });
+            const rows = await contentRows<Content>(ctx, { ...query, where: { id: { in: l.ids } } }, ANSWER_ROWS);
             const byId = new Map(rows.map((r) => [r.id, r]));
             return await readableRows(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean));
           }
-          return await readableRows(ctx, await contentRows<Content>(ctx, { ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }));
+          return await readableRows(ctx, await contentRows<Content>(ctx, { ...query, where: l.where, orderBy: listOrder(l.paging), skip: l.skip, take: l.paging.perPage }, ANSWER_ROWS));
         },
       }),
     }),
@@ -98,7 +98,7 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
         // checks read, relations included, is the answer. A `select` (fewer columns than the
         // checks need) is read again after them.
         const q = query as { include?: object; select?: object };
-        if (!q.select) return checkReadItem(ctx, d.type, args.id, args.password, q.include);
+        if (!q.select) return checkReadItem(ctx, d.type, args.id, args.password, q.include, ANSWER_ROWS);
         const row = await checkReadItem(ctx, d.type, args.id, args.password);
         return ctx.prisma.content.findUniqueOrThrow({ ...query, where: { id: row.id } });
       },

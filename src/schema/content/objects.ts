@@ -9,7 +9,7 @@ import { contentTypeOf } from '../../resources/content-types.js';
 import { Relation } from '../../resources/enums.js';
 import { enumRef } from '../resource-types.js';
 import { versionCache } from '../../db/version-cache.js';
-import { direct } from '../../db/content-read.js';
+import { asRevisionGroup, direct, REVISION_GROUPS, revisionGroupsStatement, type RevisionGroup } from '../../db/content-read.js';
 import { placeholder } from '../../db/sql.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
@@ -65,13 +65,37 @@ export function textValue(raw: string, rendered: string, ctx: Context, row: Cont
 }
 
 /**
- * Revision count and newest revision (or autosave: the first of the revisions list, by date then
- * id) of every item on the page, in one grouped query. Revisions are stored in date order, so a
- * group's highest id is its newest; an autosave is rewritten in place, so only a parent with
- * several autosaves needs a second look at which is newest.
+ * `fn` of an item's revision count and newest revision (or autosave: the first of the revisions list, by date then
+ * id) of an item, from the grouped statement (`revisionGroupsStatement`): the groups the row
+ * came with (PostgreSQL's direct reads carry them, REVISION_GROUPS), or one grouped query for
+ * every item of the request that needs them. Revisions are stored in date order, so a group's
+ * highest id is its newest; an autosave is rewritten in place, so only a parent with several
+ * autosaves needs a second look at which is newest.
  */
-export function revisionStats(ctx: Context, id: number) {
-  return revisionStatsLoader(ctx).load(id);
+export function withRevisionStats<T>(ctx: Context, row: { id: number }, fn: (stats: RevisionStats) => T): T | Promise<T> {
+  const had = (row as { [REVISION_GROUPS]?: RevisionGroup[] })[REVISION_GROUPS];
+  if (had && !had.some(crowded)) return fn(statsOf(row.id, had, []));
+  return revisionStatsLoader(ctx).load(row.id).then(fn);
+}
+
+type RevisionStats = { count: number; latest: number | null };
+
+/** A parent's autosaves are several: which is newest takes a look at their dates. */
+const crowded = (g: RevisionGroup) => g.type === 'autosave' && g._count._all > 1;
+
+type Stamp = { id: number; date: Date };
+const newer = (a: Stamp | null, b: Stamp | null) => (!a ? b : !b ? a : b.date > a.date || (+b.date === +a.date && b.id > a.id) ? b : a);
+
+/** `pid`'s stats from the groups (any parents'), and the autosaves of the crowded ones. */
+function statsOf(pid: number, groups: RevisionGroup[], autosaves: { id: number; parentId: number | null; date: Date }[]): RevisionStats {
+  const mine = groups.filter((g) => g.parentId === pid);
+  let latest: Stamp | null = null;
+  for (const g of mine) {
+    if (crowded(g)) {
+      for (const a of autosaves) if (a.parentId === pid) latest = newer(latest, a);
+    } else latest = newer(latest, { id: g._max.id!, date: g._max.date! });
+  }
+  return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: latest?.id ?? null };
 }
 
 /** A new item has no revisions yet: its answer needs no grouped query for them. */
@@ -80,28 +104,15 @@ export function primeNoRevisions(ctx: Context, id: number): void {
 }
 
 function revisionStatsLoader(ctx: Context) {
-  return ctx.loader<number, { count: number; latest: number | null }>('revisionStats', async (ids) => {
+  return ctx.loader<number, RevisionStats>('revisionStats', async (ids) => {
     const groups = await revisionGroups(ctx, [...ids]);
-    const crowded = groups.filter((g) => g.type === 'autosave' && g._count._all > 1).map((g) => g.parentId!);
-    const autosaves = crowded.length
-      ? await ctx.prisma.content.findMany({ where: { parentId: { in: crowded }, type: 'autosave' }, select: { id: true, parentId: true, date: true } })
+    const several = groups.filter(crowded).map((g) => g.parentId!);
+    const autosaves = several.length
+      ? await ctx.prisma.content.findMany({ where: { parentId: { in: several }, type: 'autosave' }, select: { id: true, parentId: true, date: true } })
       : [];
-    type Stamp = { id: number; date: Date };
-    const newer = (a: Stamp | null, b: Stamp | null) => (!a ? b : !b ? a : b.date > a.date || (+b.date === +a.date && b.id > a.id) ? b : a);
-    return ids.map((pid) => {
-      const mine = groups.filter((g) => g.parentId === pid);
-      let latest: Stamp | null = null;
-      for (const g of mine) {
-        if (g.type === 'autosave' && g._count._all > 1) {
-          for (const a of autosaves) if (a.parentId === pid) latest = newer(latest, a);
-        } else latest = newer(latest, { id: g._max.id!, date: g._max.date! });
-      }
-      return { count: mine.reduce((n, g) => n + g._count._all, 0), latest: latest?.id ?? null };
-    });
+    return ids.map((pid) => statsOf(pid, groups, autosaves));
   });
 }
-
-type RevisionGroup = { parentId: number | null; type: string; _count: { _all: number }; _max: { id: number | null; date: Date | null } };
 
 /** Revisions and autosaves of `ids`, counted per parent and kind with the highest id and date. */
 async function revisionGroups(ctx: Context, ids: number[]): Promise<RevisionGroup[]> {
@@ -112,19 +123,15 @@ async function revisionGroups(ctx: Context, ids: number[]): Promise<RevisionGrou
     return groups as RevisionGroup[];
   }
   // The statement Prisma sends for the groupBy above, without its engine (src/db/content-read.ts).
-  const pg = ctx.db.provider === 'postgres';
-  const at = (i: number) => placeholder(pg, i);
-  const select = `SELECT "parentId", "type", COUNT(*) AS "n", MAX("id") AS "maxId", MAX("date") AS "maxDate" FROM "Content"`;
   // PostgreSQL: one text for any number of ids, with the kinds written in, so its prepared
   // statement settles on a generic plan instead of being planned again on every call (about
   // 0.1 ms of the server's CPU; planning dominated the statement).
+  const pg = ctx.db.provider === 'postgres';
+  const at = (i: number) => placeholder(pg, i);
   const rows = await (pg
-    ? ctx.db.read(`${select} WHERE "parentId" = ANY($1::int[]) AND "type" IN ('revision', 'autosave') GROUP BY "parentId", "type"`, [ids])
-    : ctx.db.read(`${select} WHERE "parentId" IN (${ids.map((_, i) => at(i)).join(',')}) AND "type" IN (${at(ids.length)},${at(ids.length + 1)}) GROUP BY "parentId", "type"`, [...ids, 'revision', 'autosave']));
-  return rows.map((r) => ({
-    parentId: r.parentId as number, type: r.type as string, _count: { _all: Number(r.n) },
-    _max: { id: r.maxId as number, date: r.maxDate instanceof Date ? r.maxDate : new Date(r.maxDate as string) },
-  }));
+    ? ctx.db.read(revisionGroupsStatement('"Content"', '"parentId" = ANY($1::int[])'), [ids])
+    : ctx.db.read(revisionGroupsStatement('"Content"', `"parentId" IN (${ids.map((_, i) => at(i)).join(',')})`, `${at(ids.length)},${at(ids.length + 1)}`), [...ids, 'revision', 'autosave']));
+  return rows.map(asRevisionGroup);
 }
 
 /** Slugs of a hierarchical item's ancestors, nearest last; none for flat types. */

@@ -6,7 +6,7 @@ import type { Content, Prisma as PrismaNS } from '../../generated/sqlite/client.
 import type { Context } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
-import { contentRow } from '../../db/content-read.js';
+import { contentRow, type ReadOptions } from '../../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../../db/sql.js';
 import { addToTermCounts, recountTermsLast } from '../../content/term-counts.js';
 import type { SiteSettings } from '../../site/options.js';
@@ -327,10 +327,10 @@ async function hiddenByParent(ctx: Context, rows: { id: number; type: string; st
 /**
  * Loads one item for a route of `type`: 404 when missing or of another type. `include` (a Prisma
  * include, e.g. a GraphQL selection's relations) is read along, so a caller that answers with the
- * row needs no second read.
+ * row needs no second read; `options` too (ANSWER_ROWS: its revision groups, for `_links`).
  */
-export async function findContent(ctx: Context, type: string, id: number, include?: object) {
-  const row = id > 0 ? await contentRow<Content>(ctx, { where: { id }, ...(include ? { include } : {}) }) : null;
+export async function findContent(ctx: Context, type: string, id: number, include?: object, options?: ReadOptions) {
+  const row = id > 0 ? await contentRow<Content>(ctx, { where: { id }, ...(include ? { include } : {}) }, options) : null;
   if (!row || row.type !== type) throw restError('rest_post_invalid_id', 'Invalid post ID.', 404);
   return row;
 }
@@ -339,8 +339,8 @@ export async function findContent(ctx: Context, type: string, id: number, includ
  * The single-item read checks of the posts controller, in its order: existence, password, read
  * right. `include`: relations to read with the row (see findContent).
  */
-export async function checkReadItem(ctx: Context, type: string, id: number, password?: string | null, include?: object) {
-  const row = await findContent(ctx, type, id, include);
+export async function checkReadItem(ctx: Context, type: string, id: number, password?: string | null, include?: object, options?: ReadOptions) {
+  const row = await findContent(ctx, type, id, include, options);
   if (password) {
     if (row.password !== password) throw restError('rest_post_incorrect_password', 'Incorrect post password.', 403);
     ctx.offeredPasswords.set(row.id, password);
