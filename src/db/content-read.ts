@@ -236,14 +236,24 @@ export async function findContentRows(db: Db, args: Args, options: ReadOptions =
     const relations = relationPlans(args.include);
     const columns = CONTENT_COLUMNS.map((c) => `${q('Content')}.${q(c)}`).join(', ');
     const order = orderClause(args.orderBy);
-    let sql = `SELECT ${columns} FROM ${q('Content')} WHERE ${whereClause(s, args.where)}${order}`;
+    const where = whereClause(s, args.where);
+    let sql = `SELECT ${columns} FROM ${q('Content')} WHERE ${where}${order}`;
     if (args.take !== undefined || args.skip !== undefined) {
       // A negative take is Prisma's "from the end": not handled.
       const take = args.take ?? -1;
       if ((args.take !== undefined && (!Number.isInteger(args.take) || args.take < 0)) || !Number.isInteger(args.skip ?? 0) || (args.skip ?? 0) < 0) unsupported();
       const written = postgres && [...s.filtered].every((c) => GENERIC_SAFE.has(c));
       const value = (n: number) => (written ? String(n) : s.bind(n));
-      sql += `${postgres && take < 0 ? '' : ` LIMIT ${value(take)}`} OFFSET ${value(args.skip ?? 0)}`;
+      const page = `${postgres && take < 0 ? '' : ` LIMIT ${value(take)}`} OFFSET ${value(args.skip ?? 0)}`;
+      // PostgreSQL, past the first rows: the page is cut on the ids alone, and only its own rows
+      // are read whole. A plain index scan reads from the table every row it passes over, the
+      // OFFSET's too (10,000 for page 1,000 of 10); cut on the ids, it can be an index-only scan
+      // of (type, status, date, id), which passes over index entries alone where the table's
+      // pages are all visible (after a vacuum). Page 1,000 of a 40,000-row table, EXPLAIN
+      // ANALYZE: 3.4 ms and 8,805 buffers read, against 1.6 ms and 94.
+      sql = postgres && (args.skip ?? 0) > 0
+        ? `SELECT ${columns} FROM ${q('Content')} JOIN (SELECT ${q('Content')}.${q('id')} FROM ${q('Content')} WHERE ${where}${order}${page}) AS ${q('page')} ON ${q('page')}.${q('id')} = ${q('Content')}.${q('id')}${order}`
+        : sql + page;
     }
     // PostgreSQL: each included relation is a JSON array column, computed over the page's rows only
     // (a column of the inner statement would be computed for every row its OFFSET passes over).
