@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupPids, hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
+import { openDb } from '../../src/db/client.js';
 
 const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'site-start-'));
@@ -68,6 +69,43 @@ describe('npm start', () => {
       expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512', '--max-old-space-size=512']);
       expect(processes.filter((p) => !workers.includes(p)).map((p) => p.nodeOptions)).toEqual(['']);
     }
+  }, 120_000);
+
+  it('keeps stderr for what goes wrong: a GraphQL list asking for featured images writes nothing there', async () => {
+    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
+    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '1', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-stderr.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
+    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    let err = '';
+    child.stderr.on('data', (chunk) => { err += chunk; });
+    try {
+      let out = '';
+      await new Promise<void>((ready, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}`)), 100_000);
+        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
+      });
+      // A post without a featured image, written beside the service (SQLite lets both in).
+      const db = await openDb(env.DATABASE_URL!);
+      try {
+        const now = new Date();
+        await db.prisma.content.create({ data: { type: 'post', status: 'publish', authorId: 1, title: 'No image', content: 'Text.', slug: 'no-image', date: now, dateGmt: now, modified: now, modifiedGmt: now } });
+      } finally {
+        await db.close();
+      }
+      const query = '{ posts(perPage: 10) { nodes { id featuredMedia featuredMediaNode { sourceUrl } } } }';
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+        expect(res.status).toBe(200);
+        const nodes = ((await res.json()) as { data: { posts: { nodes: { featuredMedia: number; featuredMediaNode: unknown }[] } } }).data.posts.nodes;
+        expect(nodes.length).toBeGreaterThan(0);
+        expect(nodes.filter((n) => n.featuredMedia === 0 && n.featuredMediaNode === null).length).toBe(nodes.length);
+      }
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      expect(await exited).toBe(0);
+    }
+    expect(err).not.toContain('Prisma query was unused');
   }, 120_000);
 
   it('replaces a worker that dies, and keeps answering', async () => {
