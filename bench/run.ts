@@ -582,7 +582,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
         // the service's CPU a post 1.5 → 1.1 ms). With a 1 s warm-up the first write scenario
         // carried that ramp: run first, plain batches made 729–907 posts/s and atomic ones
         // 1,070–1,197; in the other order, atomic 984 and plain 1,123.
-        if (opts.warmup > 0) await benchBatchCreates(service.port, auth, false, Math.max(opts.warmup, WRITE_WARMUP_S), false);
+        if (opts.warmup > 0) await warmWrites(service.port, auth, Math.max(opts.warmup, WRITE_WARMUP_S));
         batches[kind] = [await benchBatchCreates(service.port, auth, false), await benchBatchCreates(service.port, auth, true)];
         singles[kind] = await benchSingleCreates(service.port, auth);
       } catch (err) {
@@ -749,17 +749,38 @@ function postJson(port: number, path: string, auth: string, json: unknown): Prom
   });
 }
 
+/** Titles of the posts the write scenarios create: never the same twice in a run (a taken slug costs a create more). */
+let written = 0;
+const runTag = Date.now().toString(36);
+const newTitle = (kind: string) => `${kind} ${runTag} ${++written}`;
+
+/**
+ * The write path exercised for `seconds` without adding to the site: atomic batches of 24
+ * creates and a 25th that fails (an empty post), so each is undone. Warming up with batches that
+ * stay would grow the site by thousands of posts before the measured ones.
+ */
+async function warmWrites(port: number, auth: string, seconds: number): Promise<void> {
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (performance.now() < deadline) {
+      const requests = Array.from({ length: 24 }, () => ({ path: '/core/v2/posts', body: { title: newTitle('Undone'), content: 'Warming up.', status: 'publish' } }));
+      requests.push({ path: '/core/v2/posts', body: { title: '', content: '', status: 'publish' } });
+      const r = await postJson(port, '/wp-json/batch/v1', auth, { requests, atomic: true });
+      if (r.status !== 207 || (JSON.parse(r.body) as { failed?: string }).failed !== 'atomic') throw new Error(`a warm-up batch answered ${r.status}: ${r.body.slice(0, 200)}`);
+    }
+  }));
+}
+
 /** Posts created per second through batch/v1, 25 to a batch, from a few clients at once for `seconds`. */
 async function benchBatchCreates(port: number, auth: string, atomic: boolean, seconds = opts.duration, report = true): Promise<BatchRun> {
   const perBatch = 25;
   const clients = 4;
   let posts = 0;
-  let serial = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < deadline) {
-      const requests = Array.from({ length: perBatch }, () => ({ path: '/core/v2/posts', body: { title: `Batch ${++serial}`, content: 'Made through batch/v1.', status: 'publish' } }));
+      const requests = Array.from({ length: perBatch }, () => ({ path: '/core/v2/posts', body: { title: newTitle('Batch'), content: 'Made through batch/v1.', status: 'publish' } }));
       const r = await postJson(port, '/wp-json/batch/v1', auth, { requests, ...(atomic ? { atomic: true } : {}) });
       if (r.status !== 207) throw new Error(`batch answered ${r.status}: ${r.body.slice(0, 200)}`);
       const responses = (JSON.parse(r.body) as { responses: { status: number }[] }).responses;
@@ -774,7 +795,7 @@ async function benchBatchCreates(port: number, auth: string, atomic: boolean, se
 
 // ------------------------------------------------------------------ single creates
 
-/** Seconds of plain batches before the write scenarios (when --warmup is not 0). */
+/** Seconds of undone batches before the write scenarios (when --warmup is not 0; warmWrites). */
 const WRITE_WARMUP_S = 10;
 
 /** The write rates the service aims at (posts per second, SQLite, the default start). */
@@ -789,7 +810,6 @@ async function benchSingleCreates(port: number, auth: string, seconds = opts.dur
   const clients = 25;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   let posts = 0;
-  let serial = 0;
   const times: number[] = [];
   const once = (json: unknown) => new Promise<number>((res, rej) => {
     const body = Buffer.from(JSON.stringify(json));
@@ -806,7 +826,7 @@ async function benchSingleCreates(port: number, auth: string, seconds = opts.dur
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < deadline) {
-      times.push(await once({ title: `Single ${++serial}`, content: 'Made by a single request.', status: 'publish' }));
+      times.push(await once({ title: newTitle('Single'), content: 'Made by a single request.', status: 'publish' }));
       posts++;
     }
   }));
