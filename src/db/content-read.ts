@@ -325,9 +325,9 @@ function relationColumn(s: Statement, rel: RelationPlan): string {
 /**
  * PostgreSQL: the row's revision groups as a JSON array column (see `revisionGroupsStatement`),
  * so a page of posts and its `_links` take one statement instead of two round trips, the second
- * waiting for the first's ids. (Measured over HTTP, two workers, 32 connections: a cold list
- * page cost the service 1.7–2.0 ms of CPU with the grouped statement sent on its own, 1.35–1.39
- * without it.)
+ * waiting for the first's ids. (In process, `bench/profile-reads.ts`, the two alternated: a cold
+ * list page 1.02–1.08 → 0.91–0.97 ms of the service's CPU and 270–297 → 235–262 µs of the
+ * server's; one post 0.77–0.82 → 0.68 ms and 175–197 → 120 µs.)
  */
 function revisionGroupsColumn(): string {
   const grouped = revisionGroupsStatement(`${q('Content')} AS ${q('r')}`, `${q('r')}.${q('parentId')} = ${q('Content')}.${q('id')}`);
@@ -350,7 +350,7 @@ export async function countContentRows(db: Db, where: unknown): Promise<number |
 /**
  * What a direct read adds to Prisma's answer. `revisionGroups`: on PostgreSQL, each row carries
  * its revision groups under REVISION_GROUPS (read in the rows' statement); elsewhere, and on
- * Prisma's path, rows come without them and whoever needs them asks (revisionStats).
+ * Prisma's path, rows come without them and whoever needs them asks (withRevisionStats).
  */
 export interface ReadOptions { revisionGroups?: boolean }
 
