@@ -29,7 +29,6 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Drops and recreates a PostgreSQL database (the bench uses it when it holds too many posts). */
 /**
  * PostgreSQL: VACUUM the content tables, as autovacuum would soon after on a live site. After the
  * write warm-up's undone batches (10,000 dead rows and their index entries, the full-text
@@ -47,6 +46,7 @@ export async function vacuumContent(databaseUrl: string): Promise<void> {
   }
 }
 
+/** Drops and recreates a PostgreSQL database (the bench uses it when it holds too many posts). */
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
