@@ -163,9 +163,9 @@ function freePort(): Promise<number> {
 
 interface Reply { status: number; rawHeaders: string[]; body: Buffer }
 
-function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Reply> {
   return new Promise((res, rej) => {
-    const req = httpRequest({ host: HOST, port, method, path, headers, timeout: 10_000, agent: false }, (r) => {
+    const req = httpRequest({ host: HOST, port, method, path, headers, timeout: timeoutMs, agent: false }, (r) => {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => res({ status: r.statusCode ?? 0, rawHeaders: r.rawHeaders, body: Buffer.concat(chunks) }));
@@ -226,6 +226,8 @@ interface Row {
   processes?: ProcessMemory[];
   ratioToBare?: number;
   check: string;
+  /** Milliseconds of the sample request before the run, when over a second (it may compute a total the run's requests then find cached). */
+  firstMs?: number;
   /** X-Cache of the answers: HIT (the database was not reached) and MISS; absent when the service sends none. */
   cache?: { hits: number; misses: number };
 }
@@ -308,9 +310,16 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
   if (tty) process.stdout.write(`  ${label.padEnd(30)} checking…`);
   // One sample request first: a benchmark of error pages measures nothing.
   const sample = s.fixed ?? s.next!();
+  // Its own time is kept (and printed when over a second): on a large site the first search
+  // computes the word's total, which later requests find cached (seconds for a common word at a
+  // million posts; autocannon's 10 s timeout would count it as an error).
   let check: string | null;
+  const started = performance.now();
+  let firstMs: number | undefined;
   try {
-    const r = await send(port, sample.method, sample.path, sample.body, { ...(sample.body ? JSON_HEADERS : {}), ...sample.headers });
+    const r = await send(port, sample.method, sample.path, sample.body, { ...(sample.body ? JSON_HEADERS : {}), ...sample.headers }, 120_000);
+    const ms = performance.now() - started;
+    if (ms > 1000) firstMs = ms;
     check = s.check(r.status, r.body.toString('utf8'));
   } catch (err) {
     check = `request failed: ${(err as Error).message}`;
@@ -343,9 +352,10 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     rssMB: rss / 2 ** 20,
     processes,
     check: check ?? 'ok',
+    ...(firstMs !== undefined ? { firstMs } : {}),
     ...(hits + misses ? { cache: { hits, misses } } : {}),
   };
-  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${row.cache ? `  X-Cache ${row.cache.hits} HIT / ${row.cache.misses} MISS` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
+  const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${row.cache ? `  X-Cache ${row.cache.hits} HIT / ${row.cache.misses} MISS` : ''}${firstMs !== undefined ? `  first request ${fmt(firstMs, 0)} ms` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
   if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
   console.log(line);
   return row;

@@ -564,19 +564,20 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     if (slot.taken || !client) { slot.run = null; slot.finish = null; slot.taken = true; return; }
     slot.taken = true;
     let committed = false;
-    const ended = () => { if (committed) throw new Error('the transaction has committed: no statement may follow its last'); };
-    slot.run = async (sql, args) => {
-      ended();
+    /** What every statement of the transaction does first: refuse one after the COMMIT, count it, note a write. */
+    const before = (sql: string) => {
+      if (committed) throw new Error('the transaction has committed: no statement may follow its last');
       count();
       if (isWrite(sql)) wrote(touchesOptions(sql));
+    };
+    slot.run = async (sql, args) => {
+      before(sql);
       const result = await client.query({ text: sql, values: args.map(postgresValue), types, name: PREPARABLE.test(sql) ? statementName(sql) : undefined });
       return result.rows;
     };
     slot.finish = async (sql, args) => {
-      ended();
+      before(sql);
       const text = `${withIntegers(sql, args)}; COMMIT`;
-      count();
-      if (isWrite(sql)) wrote(touchesOptions(sql));
       committed = true; // whatever the outcome: a failed COMMIT has ended the transaction too
       const results = (await client.query({ text, types })) as unknown as { rows: Record<string, unknown>[] }[];
       return results[0].rows;

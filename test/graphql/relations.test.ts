@@ -1,7 +1,7 @@
 // Relations over /graphql: records where REST gives ids (authorNode, categoryNodes, parentNode …),
 // nested lists with the collections' filters and read rules, global ids (node) and permalinks
 // (nodeByUri), and the SQL cost of nesting, which must not grow with the page size.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSite, type TestSite } from '../helpers/app.js';
 
 let site: TestSite;
@@ -35,6 +35,19 @@ describe('relations of a post', () => {
     const cat = await site.gql('query($id: Int!) { category(id: $id) { children { id } posts { id } } }', { id: parent.id });
     expect(ids(cat.data.category.children)).toEqual([child.id]);
     expect(ids(cat.data.category.posts)).toEqual([post.id]);
+  });
+
+  it('gives null for a post without a featured image, and the unused-selection check stays quiet', async () => {
+    const post = await site.createPost({ title: 'Imageless', status: 'publish' }, 'editor');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const res = await site.gql('query($id: Int!) { post(id: $id) { featuredMedia featuredMediaNode { id sourceUrl } } }', { id: post.id });
+      expect(res.errors).toBeUndefined();
+      expect(res.data.post).toEqual({ featuredMedia: 0, featuredMediaNode: null });
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('featuredMediaNode'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("pages: parent, ancestors and children, each as readable as REST makes it", async () => {

@@ -208,7 +208,13 @@ const authored = (what: string) => (t: AnyT) => ({
     type: MediaRef, nullable: true,
     description: `The featured image of the ${what} (\`featuredMedia\` holds its id); null when none, or when the caller may not read it.`,
     select: { featuredMedia: true },
-    resolve: (query: object, p: { featuredMedia: number }, _a: unknown, ctx: Context) => (p.featuredMedia > 0 ? contentById(ctx, [MEDIA_TYPE.type], query).load(p.featuredMedia) : null),
+    resolve: (query: object, p: { featuredMedia: number }, _a: unknown, ctx: Context) => {
+      if (p.featuredMedia > 0) return contentById(ctx, [MEDIA_TYPE.type], query).load(p.featuredMedia);
+      // No image, so nothing to read with the selection; copying it tells the unused-query check
+      // (on under tests and development) that it was looked at, not forgotten.
+      void { ...query };
+      return null;
+    },
   }),
 });
 

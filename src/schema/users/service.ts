@@ -290,22 +290,21 @@ export async function checkDeleteUser(ctx: Context, id: number, force: boolean, 
 export async function deleteUserRecord(ctx: Context, id: number, reassign: number | false): Promise<void> {
   const site = await ctx.site();
   await ctx.prisma.$transaction(async (tx) => {
+    let terms: number[] = [];
     if (reassign !== false) {
       await tx.content.updateMany({ where: { authorId: id }, data: { authorId: reassign } });
     } else {
       const owned = (await tx.content.findMany({ where: { authorId: id }, select: { id: true } })).map((r) => r.id);
-      const terms = await tx.termRelationship.findMany({ where: { contentId: { in: owned } }, select: { termId: true } });
+      terms = (await tx.termRelationship.findMany({ where: { contentId: { in: owned } }, select: { termId: true } })).map((t) => t.termId);
       // Revisions of the deleted items go with them, whoever made them.
       await tx.content.deleteMany({ where: { parentId: { in: owned }, type: { in: ['revision', 'autosave'] } } });
       await tx.content.deleteMany({ where: { id: { in: owned } } });
       const sticky = site.stickyPosts.filter((s) => !owned.includes(s));
       if (sticky.length !== site.stickyPosts.length) await setOption(tx, 'sticky_posts', sticky);
-      await tx.user.delete({ where: { id } });
-      // Last (with the COMMIT on PostgreSQL): the terms' rows stay locked until the commit.
-      await recountTermsLast(tx, ctx.db, terms.map((t) => t.termId));
-      return;
     }
     await tx.user.delete({ where: { id } });
+    // Last (with the COMMIT on PostgreSQL): the terms' rows stay locked until the commit.
+    if (terms.length) await recountTermsLast(tx, ctx.db, terms);
   });
   await afterWrite(ctx, { object: 'user', id, action: 'delete' });
 }
