@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   Kind, parse, validate, visit,
   type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode,
@@ -47,7 +48,8 @@ function readOr(file: string, fallback: string): string {
 
 /** The build stamp of the compiled copy this module runs from, or undefined from the TypeScript sources. */
 export function buildStamp(moduleUrl: string = import.meta.url): string | undefined {
-  if (!moduleUrl.includes('/dist/gateway/')) return undefined;
+  // In the build this module is part of a chunk (dist/chunks/), not a file of its own.
+  if (!moduleUrl.startsWith(`${pathToFileURL(join(projectRoot, 'dist')).href}/`)) return undefined;
   return readOr(join(projectRoot, 'dist', '.build-stamp.json'), '') || undefined;
 }
 

@@ -44,7 +44,7 @@ interface Expectation {
 // Keyed by the command as extracted (a prefix is enough).
 const RUN: [string, Expectation][] = [
   ['npm start', { line: /^listening on http:\/\/127\.0\.0\.1:\d+ with \d+ workers? /m, server: true, compiled: true }],
-  ['npm run build', { line: /^built \d+ modules into dist\/ in \d+ ms$/m }],
+  ['npm run build', { line: /^built \d+ modules into dist\/gateway\/main\.js and \d+ chunks in \d+ ms$/m }],
   ['npm run dev', { line: /^listening on http:\/\/127\.0\.0\.1:\d+ with \d+ workers? /m, server: true }],
   ['npm run db:migrate', { line: /^(applied \d+ migrations? to |.* is up to date$)/m }],
   ['npm run db:seed', { line: /^sample content added: /m }],

@@ -1,12 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildSchema, printSchema, getNamedType, isObjectType, isInputObjectType } from 'graphql';
 import { schema, sortedSchema } from '../../src/schema/index.js';
 import { buildStamp, loadOperations } from '../../gateway/operations.js';
 import { RESOURCES } from '../../src/resources/index.js';
 import { buildRouteTable } from '../../gateway/routes/index.js';
+import { projectRoot } from '../../src/root.js';
 
 describe('schema.graphql', () => {
   it('matches the schema built from the code (run npm run schema:print after a change)', () => {
@@ -57,6 +59,11 @@ describe('schema.graphql', () => {
       // Without a build (the TypeScript sources) nothing is remembered.
       expect(() => loadOperations(other, RESOURCES, { validatedFile })).toThrow(/is invalid/);
       expect(buildStamp('file:///srv/site/gateway/operations.ts')).toBeUndefined();
+      // The build is one bundle: this module runs from a chunk of it, and the chunk has the build's stamp.
+      const stampFile = join(projectRoot, 'dist', '.build-stamp.json');
+      const chunk = pathToFileURL(join(projectRoot, 'dist', 'chunks', 'app-ABCDEFGH.js')).href;
+      expect(buildStamp(chunk)).toBe(existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : undefined);
+      expect(buildStamp(pathToFileURL(join(projectRoot, 'gateway', 'operations.ts')).href)).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
