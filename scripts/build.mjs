@@ -105,6 +105,7 @@ export async function buildService({ ifStale = false, quiet = false } = {}) {
     const builtAt = Date.now();
     const result = await build({
       entryPoints: [join(root, 'gateway', 'main.ts')],
+      absWorkingDir: root, // the metafile's paths are relative to it
       outdir: out,
       outbase: root,
       bundle: true,
