@@ -432,7 +432,8 @@ export function createDispatcher(o: DispatcherOptions) {
         const response = finish(request, ctx, query, shaped, result.allow ?? allowedMethods(matched.route, ctx));
         if (shared && response.status === 200 && !response.stream) {
           withValidator(response);
-          if (cacheable) o.cache!.set(cacheKey, bytesOnly(stripRequestHeaders(response)), generation);
+          // Not an answer whose total predates a write (a slow count being redone): the cache would keep it past the recount.
+          if (cacheable && !ctx.marks.staleTotal) o.cache!.set(cacheKey, bytesOnly(stripRequestHeaders(response)), generation);
         }
         return response;
       };

@@ -36,6 +36,12 @@ export interface Context {
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
   /** The caller's address and user agent, for the /graphql requests that record them (contact-form feedback). */
   client?: { ip: string; userAgent: string };
+  /**
+   * What the answer was made of, shared by the contexts derived from this one: `staleTotal` when a
+   * total came from before the latest write (a slow count being redone, src/db/version-cache.ts),
+   * so the response cache does not keep the answer.
+   */
+  marks: { staleTotal: boolean };
 }
 
 export function createContext(db: Db, user: { id: number; login: string; role: string; appPasswordUuid?: string } | null, media: MediaServices | null = null): Context {
@@ -55,6 +61,7 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
     },
     offeredPasswords: new Map(),
     media,
+    marks: { staleTotal: false },
     loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>) {
       let l = loaders.get(name) as DataLoader<K, V> | undefined;
       if (!l) loaders.set(name, (l = new DataLoader<K, V>(batch)));

@@ -4,7 +4,7 @@
 // the filter meaning is the same as listWhere's in src/schema/content/service.ts.
 import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
-import { versionCache } from '../db/version-cache.js';
+import { slowCounts, versionCache } from '../db/version-cache.js';
 import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
 import { binder } from '../db/sql.js';
 import { direct } from '../db/content-read.js';
@@ -26,7 +26,7 @@ export interface SearchListFilter {
 
 export interface SearchListOrder { orderby: string; order: 'asc' | 'desc'; ignoreSticky?: boolean; include?: number[] | null; slug?: string[] | null }
 
-const counts = versionCache<number>();
+const counts = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
 
 /**
  * A read statement of the search, straight to the driver (`Db.read`: Prisma's client costs about
@@ -36,10 +36,13 @@ function query<T>(ctx: Context, sql: string, params: unknown[]): Promise<T[]> {
   return direct(ctx) ? (ctx.db.read(sql, params) as Promise<T[]>) : ctx.prisma.$queryRawUnsafe<T[]>(sql, ...params);
 }
 
-/** COUNT(*) of a statement, cached until the next write anywhere. */
+/**
+ * COUNT(*) of a statement, cached until the next write anywhere; one that took seconds is given
+ * from before the write while it is counted again (versionCache's `slowMs`), outside transactions.
+ */
 function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<number> {
   const key = `${sql}|${JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))}`;
-  return counts(ctx.db, key, () => query<{ n: number | bigint | string }>(ctx, sql, params).then((r) => Number(r[0]?.n ?? 0)));
+  return counts(ctx.db, key, () => query<{ n: number | bigint | string }>(ctx, sql, params).then((r) => Number(r[0]?.n ?? 0)), direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
 }
 
 /**

@@ -1,7 +1,7 @@
 // What every list of the domain shares: its order (a column, then the id as tie-break), the order
 // of an include or slug list kept in memory, and a total cached until the next write.
 import type { Context } from '../context.js';
-import { versionCache } from './version-cache.js';
+import { slowCounts, versionCache } from './version-cache.js';
 import { countContentRows, direct } from './content-read.js';
 
 export type Direction = 'asc' | 'desc';
@@ -34,14 +34,18 @@ export function pageByPosition<R extends { id: number }>(rows: R[], position: (r
   return sorted.slice(o.skip, o.skip + o.take).map((r) => r.id);
 }
 
-const totals = versionCache<number>();
+const totals = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
 
 type Countable = 'content' | 'term' | 'user';
 
-/** A list's total for a filter, asked once per database version (in flight too). */
+/**
+ * A list's total for a filter, asked once per database version (in flight too); one that took
+ * seconds is given from before a write while it is counted again (versionCache's `slowMs`),
+ * outside transactions.
+ */
 export function cachedCount(ctx: Context, model: Countable, where: object): Promise<number> {
   return totals(ctx.db, `${model}|${JSON.stringify(where)}`, async () => {
     const counted = model === 'content' && direct(ctx) ? await countContentRows(ctx.db, where) : null;
     return counted ?? (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where });
-  });
+  }, direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
 }

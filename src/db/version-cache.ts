@@ -2,21 +2,63 @@
 // handle and version, shared while in flight so concurrent requests ask the database once.
 import type { Db } from './client.js';
 
-export function versionCache<T>(maxEntries = 2000) {
+export interface VersionCacheOptions {
+  /**
+   * Loads that took at least this many milliseconds are remembered past their version: after a
+   * write, a caller that allows it (`stale`) gets the remembered value at once while one new load
+   * runs, and the new value once that has settled. For totals that take seconds to count (a
+   * common word's matches at a million posts), so a write does not make the next reader wait for
+   * the count; they then lag the writes by one count's time.
+   */
+  slowMs?: () => number;
+}
+
+/** The threshold the totals of lists and searches use (`slowMs`); the tests lower it. */
+export const slowCounts = { ms: 500 };
+
+export interface VersionCache<T> {
+  /** `stale`: a caller that accepts a remembered slow value (see `slowMs`); told when it gets one. */
+  (db: Db, key: string, load: () => Promise<T>, stale?: () => void): Promise<T>;
+}
+
+export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions = {}): VersionCache<T> {
   // Per handle: each handle counts its own versions, so two sites in one process never share.
   const byDb = new WeakMap<Db, Map<string, Promise<T>>>();
-  return (db: Db, key: string, load: () => Promise<T>): Promise<T> => {
+  const slowByDb = new WeakMap<Db, Map<string, T>>();
+  const { slowMs } = options;
+  /** Loads that have resolved (with slowMs): their value is given, not a remembered one. */
+  const settled = new WeakSet<Promise<T>>();
+  return (db, key, load, stale) => {
     let entries = byDb.get(db);
     if (!entries) byDb.set(db, (entries = new Map()));
     const k = `${db.version()}|${key}`;
     let value = entries.get(k);
     if (!value) {
       if (entries.size >= maxEntries) entries.clear();
-      value = load();
+      value = slowMs === undefined ? load() : timed(db, key, load, slowMs);
+      if (slowMs !== undefined) { const loading = value; loading.then(() => settled.add(loading), () => {}); }
       const map = entries;
       map.set(k, value);
       value.catch(() => map.delete(k));
     }
-    return value;
+    const remembered = slowMs === undefined || !stale || settled.has(value) ? undefined : slowByDb.get(db)?.get(key);
+    if (remembered === undefined) return value;
+    stale!();
+    return Promise.resolve(remembered);
   };
+
+  function timed(db: Db, key: string, load: () => Promise<T>, slow: () => number): Promise<T> {
+    const started = performance.now();
+    return load().then((v) => {
+      let slowOnes = slowByDb.get(db);
+      if (!slowOnes) slowByDb.set(db, (slowOnes = new Map()));
+      if (performance.now() - started >= slow()) {
+        if (slowOnes.size >= maxEntries) slowOnes.clear();
+        slowOnes.set(key, v);
+      } else {
+        slowOnes.delete(key);
+      }
+      return v;
+    });
+  }
 }
