@@ -4,7 +4,8 @@
 // the filter meaning is the same as listWhere's in src/schema/content/service.ts.
 import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
-import { slowCounts, versionCache } from '../db/version-cache.js';
+import { versionCache } from '../db/version-cache.js';
+import { totalsCache } from '../db/list.js';
 import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
 import { binder } from '../db/sql.js';
 import { direct } from '../db/content-read.js';
@@ -26,7 +27,7 @@ export interface SearchListFilter {
 
 export interface SearchListOrder { orderby: string; order: 'asc' | 'desc'; ignoreSticky?: boolean; include?: number[] | null; slug?: string[] | null }
 
-const counts = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
+const counts = totalsCache();
 
 /**
  * A read statement of the search, straight to the driver (`Db.read`: Prisma's client costs about
@@ -36,13 +37,10 @@ function query<T>(ctx: Context, sql: string, params: unknown[]): Promise<T[]> {
   return direct(ctx) ? (ctx.db.read(sql, params) as Promise<T[]>) : ctx.prisma.$queryRawUnsafe<T[]>(sql, ...params);
 }
 
-/**
- * COUNT(*) of a statement, cached until the next write anywhere; one that took seconds is given
- * from before the write while it is counted again (versionCache's `slowMs`), outside transactions.
- */
+/** COUNT(*) of a statement, cached until the next write anywhere (see totalsCache). */
 function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<number> {
   const key = `${sql}|${JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))}`;
-  return counts(ctx.db, key, () => query<{ n: number | bigint | string }>(ctx, sql, params).then((r) => Number(r[0]?.n ?? 0)), direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
+  return counts(ctx, key, () => query<{ n: number | bigint | string }>(ctx, sql, params).then((r) => Number(r[0]?.n ?? 0)));
 }
 
 /**

@@ -34,18 +34,24 @@ export function pageByPosition<R extends { id: number }>(rows: R[], position: (r
   return sorted.slice(o.skip, o.skip + o.take).map((r) => r.id);
 }
 
-const totals = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
+/**
+ * A cache of totals (list and search counts) until the next write: a count that took seconds is
+ * given from before a write while it is counted again (versionCache's `slowMs`), outside
+ * transactions, and the answer is marked so the response cache does not keep it.
+ */
+export function totalsCache(): (ctx: Context, key: string, load: () => Promise<number>) => Promise<number> {
+  const cache = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
+  return (ctx, key, load) => cache(ctx.db, key, load, direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
+}
+
+const totals = totalsCache();
 
 type Countable = 'content' | 'term' | 'user';
 
-/**
- * A list's total for a filter, asked once per database version (in flight too); one that took
- * seconds is given from before a write while it is counted again (versionCache's `slowMs`),
- * outside transactions.
- */
+/** A list's total for a filter, asked once per database version (in flight too; see totalsCache). */
 export function cachedCount(ctx: Context, model: Countable, where: object): Promise<number> {
-  return totals(ctx.db, `${model}|${JSON.stringify(where)}`, async () => {
+  return totals(ctx, `${model}|${JSON.stringify(where)}`, async () => {
     const counted = model === 'content' && direct(ctx) ? await countContentRows(ctx.db, where) : null;
     return counted ?? (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where });
-  }, direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
+  });
 }

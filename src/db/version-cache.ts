@@ -36,7 +36,6 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
     if (!value) {
       if (entries.size >= maxEntries) entries.clear();
       value = slowMs === undefined ? load() : timed(db, key, load, slowMs);
-      if (slowMs !== undefined) { const loading = value; loading.then(() => settled.add(loading), () => {}); }
       const map = entries;
       map.set(k, value);
       value.catch(() => map.delete(k));
@@ -49,7 +48,7 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
 
   function timed(db: Db, key: string, load: () => Promise<T>, slow: () => number): Promise<T> {
     const started = performance.now();
-    return load().then((v) => {
+    const loading: Promise<T> = load().then((v) => {
       let slowOnes = slowByDb.get(db);
       if (!slowOnes) slowByDb.set(db, (slowOnes = new Map()));
       if (performance.now() - started >= slow()) {
@@ -58,7 +57,9 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
       } else {
         slowOnes.delete(key);
       }
+      settled.add(loading);
       return v;
     });
+    return loading;
   }
 }
