@@ -8,17 +8,19 @@ let site: TestSite;
 let category: number;
 let other: number;
 let tag: number;
+let secondTag: number;
 let parent: number;
 beforeAll(async () => {
   site = await createTestSite();
   category = (await site.createTerm('categories', { name: 'Answers' })).id;
   other = (await site.createTerm('categories', { name: 'Other answers' })).id;
   tag = (await site.createTerm('tags', { name: 'answer-tag' })).id;
+  secondTag = (await site.createTerm('tags', { name: 'second-answer-tag' })).id;
   parent = (await site.createPage({ title: 'Parent page', status: 'publish' })).id;
 });
 afterAll(async () => { await site?.close(); });
 
-async function sameAsRead(path: string, json: Record<string, unknown>, as: 'administrator' | 'author' = 'administrator') {
+async function sameAsRead(path: string, json: Record<string, unknown>, as: 'administrator' | 'editor' | 'author' | 'contributor' = 'administrator') {
   const created = await site.req('POST', path, { as, json });
   expect(created.status).toBe(201);
   const read = await site.req('GET', `${path}/${created.body.id}?context=edit`, { as });
@@ -73,6 +75,51 @@ describe('create answers', () => {
         expect(item.status).toBe(201);
         const read = await site.req('GET', `/core/v2/posts/${item.body.id}?context=edit`, { as: 'administrator' });
         expect(JSON.stringify(item.body)).toBe(read.text);
+      }
+    }
+  });
+
+  // Either list given empty must leave the other one in the answer; categories given empty (or not
+  // at all on a create) hold the default category, as WordPress's wp_set_post_categories does.
+  describe('term lists in the answer of a write, whichever is empty', () => {
+    const roles = ['administrator', 'editor', 'author', 'contributor'] as const;
+    const combinations: [string, () => { categories: number[]; tags: number[] }][] = [
+      ['categories set, tags empty', () => ({ categories: [other], tags: [] })],
+      ['tags set, categories empty', () => ({ categories: [], tags: [tag] })],
+      ['both set', () => ({ categories: [other], tags: [tag] })],
+      ['both empty', () => ({ categories: [], tags: [] })],
+    ];
+    let defaultCategory: number;
+    beforeAll(async () => {
+      const option = await site.db.prisma.option.findUniqueOrThrow({ where: { name: 'default_category' } });
+      defaultCategory = Number(JSON.parse(option.value));
+      expect(defaultCategory).toBeGreaterThan(0);
+    });
+    const expected = (terms: { categories: number[]; tags: number[] }) => ({
+      categories: terms.categories.length ? terms.categories : [defaultCategory], tags: terms.tags,
+    });
+    // A contributor cannot publish: their items are pending.
+    const status = (as: (typeof roles)[number]) => (as === 'contributor' ? 'pending' : 'publish');
+
+    for (const as of roles) {
+      for (const [name, terms] of combinations) {
+        it(`create by ${as}: ${name}`, async () => {
+          const body = await sameAsRead('/core/v2/posts', { title: `Terms ${as} ${name}`, status: status(as), ...terms() }, as);
+          expect(body.status).toBe(status(as));
+          expect({ categories: body.categories, tags: body.tags }).toEqual(expected(terms()));
+        });
+
+        it(`update by ${as}: ${name}`, async () => {
+          // Starts with terms of both taxonomies, so an emptied list has something to drop.
+          const made = await site.req('POST', '/core/v2/posts', { as, json: { title: `Terms update ${as} ${name}`, status: status(as), categories: [category], tags: [secondTag] } });
+          expect(made.status).toBe(201);
+          const updated = await site.req('POST', `/core/v2/posts/${made.body.id}`, { as, json: terms() });
+          expect(updated.status).toBe(200);
+          expect({ categories: updated.body.categories, tags: updated.body.tags }).toEqual(expected(terms()));
+          const read = await site.req('GET', `/core/v2/posts/${made.body.id}?context=edit`, { as });
+          expect(read.status).toBe(200);
+          expect(updated.text).toBe(read.text);
+        });
       }
     }
   });

@@ -696,15 +696,15 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     if (supports.taxonomies.length) {
       const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
       const categories = input.categories ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []);
-      const assigned: number[] = [];
-      if (categories) assigned.push(...(await setTerms(tx, statements, pg, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : [], !existing)));
-      if (written) written.terms = assigned.map((termId) => ({ termId, taxonomy: 'category' }));
-      if (input.tags) {
-        const tags = await setTerms(tx, statements, pg, savedId, 'post_tag', input.tags, !existing);
-        assigned.push(...tags);
-        // Categories and tags both number their links from 0: the order of a read across both is the database's.
-        if (tags.length && written?.terms.length) written = null;
-        else if (written) written.terms = tags.map((termId) => ({ termId, taxonomy: 'post_tag' }));
+      const categoryIds = categories ? await setTerms(tx, statements, pg, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : [], !existing) : [];
+      const tagIds = input.tags ? await setTerms(tx, statements, pg, savedId, 'post_tag', input.tags, !existing) : [];
+      const assigned = [...categoryIds, ...tagIds];
+      // The answer holds the links of both taxonomies, whichever list was given empty. Categories
+      // and tags both number their links from 0, so when both have some, the order of a read
+      // across them is the database's: that answer is read back.
+      if (written) {
+        if (categoryIds.length && tagIds.length) written = null;
+        else written.terms = [...categoryIds.map((termId) => ({ termId, taxonomy: 'category' })), ...tagIds.map((termId) => ({ termId, taxonomy: 'post_tag' }))];
       }
       // Recounted last, as a create's terms are bumped last (see bumpTerms below).
       if (existing) bumpTerms = () => recountTermsLast(tx, ctx.db, [...before, ...assigned]);
