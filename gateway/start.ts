@@ -4,6 +4,7 @@
 // "listening on …" line (scripts wait for it); everything else goes through the JSON logger.
 import perfHooks from 'node:perf_hooks';
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { loadConfig, providerOf } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
 import { log } from '../src/log.js';
@@ -26,11 +27,25 @@ async function primary() {
       if (ready) worker.send('serve');
       else waiting.add(worker);
     });
-    cluster.on('exit', (worker, code) => {
-      waiting.delete(worker);
-      if (code !== 0 && !stopping) { log.error({ worker: worker.process.pid, code }, 'worker exited; starting another'); fork(); }
+    // A worker whose start fails says why (the message below) and exits 1; the start then fails
+    // as a whole, once: forking again would fail the same way, forever.
+    // Once the service is up, a replacement that cannot start is retried a second later.
+    const failed = new WeakSet<object>();
+    cluster.on('message', (worker, message) => {
+      if (!isStartFailure(message)) return;
+      if (!serving) return failStart(message.startFailed);
+      failed.add(worker);
+      log.error({ worker: worker.process.pid, reason: message.startFailed }, 'a new worker could not start');
     });
-    cluster.once('listening', () => { for (let i = 1; i < workers; i++) fork(); });
+    cluster.on('exit', (worker, code, signal) => {
+      waiting.delete(worker);
+      if (stopping || (code === 0 && !signal)) return;
+      if (!serving) return failStart(`a worker exited (${signal ?? `code ${code}`}) before it could serve`);
+      log.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
+      if (failed.has(worker)) setTimeout(() => { if (!stopping) fork(); }, 1_000).unref();
+      else fork();
+    });
+    cluster.once('listening', () => { serving = true; for (let i = 1; i < workers; i++) fork(); });
     fork();
     process.on('SIGTERM', stopWorkers);
     process.on('SIGINT', stopWorkers);
@@ -69,15 +84,48 @@ async function primary() {
       '',
     ].join('\n'));
   }
-  if (workers <= 1) return serve(() => console.log(listening(1)));
+  if (workers <= 1) return serve((port) => console.log(listening(1, port)));
   ready = true;
   for (const worker of waiting) worker.send('serve');
   waiting.clear();
   let up = 0;
-  cluster.on('listening', () => { if (++up === workers) console.log(listening(workers)); });
+  cluster.on('listening', (_worker, address) => { if (++up === workers) console.log(listening(workers, address.port)); });
 }
 
 let stopping = false;
+/** Whether a worker has listened: until then a worker that fails means the start failed. */
+let serving = false;
+
+interface StartFailure { startFailed: string }
+const isStartFailure = (m: unknown): m is StartFailure => typeof (m as StartFailure | null)?.startFailed === 'string';
+
+/** Why a start failed, for a person: the error's message, with what to do where that is known. */
+function startFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { port?: number };
+  const message = e instanceof Error ? e.message : String(err);
+  if (e?.code === 'EADDRINUSE') return `${message}: another program listens on port ${config.port} (set PORT to another port)`;
+  if (e?.code === 'EACCES' && e.syscall?.startsWith('listen')) return `${message}: this user may not listen on port ${config.port} (set PORT)`;
+  if (e?.code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION/.test(message)) return `${message}\n(a native module was installed for another Node.js version: run npm ci again with this one, ${process.version})`;
+  return message;
+}
+
+/**
+ * Ends a start that cannot succeed: one line on stderr saying why (the JSON log on stdout has the
+ * same with its stack), the workers stopped, exit code 1. Several workers failing the same way
+ * are reported once.
+ */
+function failStart(reason: string, err?: unknown): void {
+  if (stopping) return;
+  stopping = true;
+  log.fatal({ err }, `start-up failed: ${reason}`);
+  process.stderr.write(`start-up failed: ${reason}\n`);
+  const workers = Object.values(cluster.workers ?? {});
+  for (const worker of workers) worker?.process.kill('SIGTERM');
+  const left = () => Object.keys(cluster.workers ?? {}).length;
+  if (cluster.isWorker || !left()) return void setImmediate(() => process.exit(1));
+  cluster.on('exit', () => { if (!left()) process.exit(1); });
+  setTimeout(() => process.exit(1), 5_000).unref();
+}
 
 /**
  * The primary's stop (SIGTERM, SIGINT): each worker is told to stop, finishes what it is answering
@@ -119,8 +167,16 @@ function workerNodeOptions(): { NODE_OPTIONS?: string } {
   return { NODE_OPTIONS: `${inherited} --max-old-space-size=${config.workerHeapMb}`.trim() };
 }
 
-function listening(workers: number): string {
-  return `listening on http://${config.host}:${config.port} with ${workers} worker${workers === 1 ? '' : 's'} (REST at ${config.restPrefix}, GraphQL at /graphql)`;
+/** The start-up line scripts wait for, then where a person goes next. */
+function listening(workers: number, port: number): string {
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  return [
+    `listening on ${base} with ${workers} worker${workers === 1 ? '' : 's'} (REST at ${config.restPrefix}, GraphQL at /graphql)`,
+    `  REST API index:   ${base}${config.restPrefix}/`,
+    `  API reference:    ${base}${config.restPrefix}/reference`,
+    `  GraphQL:          ${base}/graphql${config.graphiql ? ' (GraphiQL when opened in a browser)' : ''}`,
+    `  Site:             ${base}/`,
+  ].join('\n');
 }
 
 /**
@@ -144,7 +200,7 @@ function loadWhenQuiet(load: () => unknown): void {
   timer.unref();
 }
 
-async function serve(onListening?: () => void) {
+async function serve(onListening?: (port: number) => void) {
   // The app (schema, routes, operations) is loaded only by the processes that serve: a cluster
   // primary that only forks stays small and forks sooner.
   const [{ createApp }, { createHttpServer }] = await Promise.all([import('./app.js'), import('./server.js')]);
@@ -153,11 +209,15 @@ async function serve(onListening?: () => void) {
   const app = createApp(config, db);
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
-  server.listen(config.port, config.host, () => {
-    log.info({ host: config.host, port: config.port, worker: cluster.isWorker }, 'serving');
-    onListening?.();
-    loadWhenQuiet(() => app.graphql().catch((err) => log.error({ err }, 'the GraphQL server could not be loaded')));
+  // A port in use (or not allowed) fails the start, with its reason, instead of an unhandled 'error'.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
   });
+  const { port } = server.address() as AddressInfo;
+  log.info({ host: config.host, port, worker: cluster.isWorker }, 'serving');
+  onListening?.(port);
+  loadWhenQuiet(() => app.graphql().catch((err) => log.error({ err }, 'the GraphQL server could not be loaded')));
   const stop = () => {
     if (stopping) return;
     stopping = true;
@@ -179,11 +239,16 @@ function primaryDone(): Promise<void> {
       resolve();
     };
     process.on('message', go);
-    process.send!('waiting');
+    // A primary that failed and went meanwhile reports that itself: this worker just goes.
+    if (!process.connected) process.exit(0);
+    process.send!('waiting', undefined, {}, (err: Error | null) => { if (err) process.exit(0); });
   });
 }
 
 (cluster.isPrimary ? primary() : serve()).catch((err) => {
-  log.fatal({ err }, 'start-up failed');
-  process.exit(1);
+  const reason = startFailure(err);
+  if (cluster.isPrimary) return failStart(reason, err);
+  // A worker hands its reason to the primary, which prints it once and ends the start.
+  if (!process.connected) process.exit(1);
+  process.send!({ startFailed: reason } satisfies StartFailure, undefined, {}, () => process.exit(1));
 });

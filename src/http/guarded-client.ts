@@ -19,6 +19,12 @@ import type { buildConnector } from 'undici';
 // undici (a hundred modules) is imported by the first server-side fetch, not at start-up.
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
+/**
+ * Node gives a CommonJS module's exports by name; the esbuild bundle gives a bundled CommonJS
+ * module split into its own chunk as the default export only, so its names are read from there.
+ */
+const loadUndici = (): Promise<Undici> =>
+  import('undici').then((m) => (typeof m.Agent === 'function' ? m : (m as unknown as { default: Undici }).default));
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import { blockedReason } from './address.js';
@@ -106,7 +112,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
   const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
   // One agent per call: its connector carries this call's allow list and connect timeout, and
   // nothing (no pooled socket) outlives the call.
-  const { Agent, buildConnector, request } = await (undici ??= import('undici'));
+  const { Agent, buildConnector, request } = await (undici ??= loadUndici());
   const agent = new Agent({
     connect: guardedConnector(buildConnector, allow, o.connectTimeoutMs ?? GUARDED_FETCH_DEFAULTS.connectTimeoutMs),
     headersTimeout: timeoutMs,

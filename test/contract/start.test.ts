@@ -15,10 +15,16 @@ const root = join(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'site-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Started { line: string; processes: ServingProcess[] }
+interface Started { line: string; urls: Record<string, string>; processes: ServingProcess[] }
 
-/** Runs `npm start`, resolves with its start-up line and the processes serving then, then stops it. */
-function start(workers: string): Promise<Started> {
+/** The lines after "listening on …": where a person goes next, by label. */
+const URL_LINES = /^ {2}([\w ]+?):\s+(http:\/\/\S+)/;
+
+/**
+ * Runs `npm start`, resolves with its start-up line, the addresses it lists and the processes
+ * serving then (after `whileUp`, given those addresses, has run), then stops it.
+ */
+function start(workers: string, whileUp?: (urls: Record<string, string>) => Promise<void>): Promise<Started> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: workers, PORT: '0', DATABASE_URL: `file:${join(dir, `site-${workers}.db`)}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
     for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
@@ -30,6 +36,7 @@ function start(workers: string): Promise<Started> {
     });
     let out = '';
     let err = '';
+    let seen = false;
     const timer = setTimeout(() => stop(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
     const stop = (result: Started | Error) => {
       clearTimeout(timer);
@@ -38,11 +45,30 @@ function start(workers: string): Promise<Started> {
     };
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('listening on '));
-      if (line) stop({ line, processes: hasProc ? servingProcesses(child.pid!) : [] });
+      const lines = out.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('listening on '));
+      // The block ends with the site's own address.
+      if (seen || at < 0 || !lines.slice(at).some((l) => l.startsWith('  Site:'))) return;
+      seen = true;
+      const urls: Record<string, string> = {};
+      for (const l of lines.slice(at + 1)) { const m = URL_LINES.exec(l); if (m) urls[m[1]] = m[2]; }
+      const processes = hasProc ? servingProcesses(child.pid!) : [];
+      (whileUp ?? (async () => {}))(urls).then(() => stop({ line: lines[at], urls, processes }), (e: Error) => stop(e));
     });
     child.stderr.on('data', (chunk) => { err += chunk; });
   });
+}
+
+/** Runs the compiled entry as `npm start` does and resolves when it exits, with its exit code and output. */
+function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; pid: number; out: string; err: string }> {
+  const full: NodeJS.ProcessEnv = { ...process.env, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads'), ...env };
+  for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete full[name];
+  const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => { out += chunk; });
+  child.stderr.on('data', (chunk) => { err += chunk; });
+  return new Promise((done) => child.once('close', (code) => done({ code, pid: child.pid!, out, err })));
 }
 
 /** Each serving process runs the compiled entry on node, with no tsx (or other loader) in its arguments or NODE_OPTIONS. */
@@ -55,8 +81,53 @@ function expectCompiled(processes: ServingProcess[], count: number) {
 describe('npm start', () => {
   it('names one worker, and serves from compiled JavaScript', async () => {
     const { line, processes } = await start('1');
-    expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:0 with 1 worker \(REST at \/wp-json, GraphQL at \/graphql\)$/);
+    // PORT=0: the port the system gave, not the 0 asked for.
+    expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:[1-9]\d* with 1 worker \(REST at \/wp-json, GraphQL at \/graphql\)$/);
     if (hasProc) expectCompiled(processes, 1);
+  }, 120_000);
+
+  it('lists where to go next, and each address it lists answers', async () => {
+    const answers: Record<string, { status: number; type: string | null; body: string }> = {};
+    const { line, urls } = await start('2', async (found) => {
+      for (const [label, url] of Object.entries(found)) {
+        // GraphiQL is what a browser gets at /graphql.
+        const res = await fetch(url, { headers: { accept: 'text/html,application/json' } });
+        answers[label] = { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+      }
+    });
+    const base = /^listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(line)![1];
+    expect(urls).toEqual({
+      'REST API index': `${base}/wp-json/`,
+      'API reference': `${base}/wp-json/reference`,
+      GraphQL: `${base}/graphql`,
+      Site: `${base}/`,
+    });
+    expect(Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, a.status]))).toEqual({ 'REST API index': 200, 'API reference': 200, GraphQL: 200, Site: 200 });
+    expect(JSON.parse(answers['REST API index'].body).namespaces).toContain('core/v2');
+    expect(answers.GraphQL.type).toMatch(/^text\/html/);
+    expect(answers.GraphQL.body).toMatch(/graphiql/i);
+  }, 120_000);
+
+  it('a port in use fails the start: one line on stderr says why, the workers go, exit code 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((ready) => taken.listen(0, '127.0.0.1', ready));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const { code, pid, err } = await failedStart({ WORKERS: '2', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-port.db')}` });
+      expect(code).toBe(1);
+      if (hasProc) expect(groupPids(pid)).toEqual([]);
+      const lines = err.split('\n').filter(Boolean);
+      expect(lines).toEqual([`start-up failed: bind EADDRINUSE 127.0.0.1:${port}: another program listens on port ${port} (set PORT to another port)`]);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  }, 120_000);
+
+  it('a database that cannot be reached fails the start with its reason once, and no worker is left behind', async () => {
+    const { code, pid, err } = await failedStart({ WORKERS: '2', PORT: '0', DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nothing' });
+    expect(code).toBe(1);
+    if (hasProc) expect(groupPids(pid)).toEqual([]);
+    expect(err.split('\n').filter(Boolean)).toEqual(['start-up failed: connect ECONNREFUSED 127.0.0.1:1']);
   }, 120_000);
 
   it('names several workers once they all listen; the primary and each worker run compiled JavaScript', async () => {
