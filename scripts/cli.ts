@@ -3,6 +3,7 @@
 //   npm run cli -- user application-password create <login> <app-name> [--porcelain]
 //   npm run cli -- site demo [--posts=N]
 //   npm run cli -- site set-url <url>
+//   npm run cli -- help | --help | -h
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { openDb } from '../src/db/client.js';
@@ -15,7 +16,11 @@ const USAGE = `usage:
   cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
   cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]
   cli site demo [--posts=<n>]   (default 50)
-  cli site set-url <url>        (siteurl and home)`;
+  cli site set-url <url>        (siteurl and home)
+  cli help | --help | -h`;
+
+/** Asking for help anywhere on the line, or `help` as the command: answered before the database is opened. */
+const wantsHelp = (argv: string[]) => argv.some((a) => a === '--help' || a === '-h') || parse(argv).positional[0] === 'help';
 
 const VALUE_FLAGS = new Set(['posts']);
 
@@ -33,6 +38,8 @@ function parse(argv: string[]) {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Asked for, the usage is the answer (stdout, success); only a command it cannot run is an error.
+  if (wantsHelp(argv)) { console.log(USAGE); return 0; }
   const { positional, flags } = parse(argv);
   const config = loadConfig();
   await migrate(config.databaseUrl);

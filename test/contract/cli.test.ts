@@ -1,7 +1,7 @@
 // The operator's command line never changes the settings of a live site; only `npm start`
 // follows its configured address.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,5 +105,32 @@ describe('command line on an empty database', () => {
     const { stdout, stderr } = await cli(url, 'user', 'create', 'joe', 'joe@example.com');
     expect(JSON.parse(stdout)).toMatchObject({ login: 'joe', role: 'subscriber' });
     expect(stderr).toMatch(/administrator: admin\n\s+login password: \S+\n\s+application password: /);
+  }, 60_000);
+});
+
+describe('usage', () => {
+  /** What a run printed and how it ended, whether it succeeded or not. */
+  const outcome = (databaseUrl: string, ...args: string[]) => cli(databaseUrl, ...args).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+  );
+
+  it('--help, -h and help print it to stdout and succeed, without opening the database', async () => {
+    const file = join(dir, 'help.db');
+    const runs = await Promise.all([['--help'], ['-h'], ['help'], ['user', 'create', '--help']].map((args) => outcome(`file:${file}`, ...args)));
+    for (const run of runs) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^usage:\n {2}cli user create /);
+      expect(run.stdout).toContain('cli site set-url <url>');
+      expect(run.stderr).not.toContain('usage:');
+    }
+    expect(existsSync(file)).toBe(false);
+  }, 60_000);
+
+  it('an unknown command prints it to stderr and exits 2', async () => {
+    const run = await outcome(`file:${join(dir, 'unknown.db')}`, 'frobnicate');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^usage:\n {2}cli user create /m);
   }, 60_000);
 });
