@@ -2,6 +2,7 @@
 // table (as WordPress would, the index and OPTIONS list only WordPress-style routes):
 //   {prefix}/openapi.json           the document, built once per process
 //   {prefix}/reference              the page (swagger-ui-dist, served from node_modules)
+//   {prefix}/reference/             a permanent redirect to the page, with its query
 //   {prefix}/reference/<asset>      the renderer's script and stylesheet, and the page's own script
 // Only GET and HEAD are answered here; any other method goes on to the dispatcher (rest_no_route).
 import { readFileSync } from 'node:fs';
@@ -90,6 +91,9 @@ export function createApiDocs(table: RouteEntry[], options: Omit<DocumentOptions
       }, page());
     }
     const name = url.pathname.slice(pagePath.length + 1);
+    // The page's assets are absolute, so it would load from here too; a redirect keeps one address
+    // for it (links, bookmarks, caches). Root-relative, like the page's own links.
+    if (name === '') return answer(301, { Location: `${pagePath}${url.search}` }, '');
     if (name === 'reference.js') return answer(200, { 'Content-Type': 'text/javascript; charset=UTF-8', 'Cache-Control': 'no-cache' }, PAGE_SCRIPT);
     const cache = { 'Cache-Control': 'public, max-age=86400', ETag: `"swagger-ui-${RENDERER_VERSION}"` };
     const type = Object.hasOwn(RENDERER_FILES, name) ? RENDERER_FILES[name] : undefined;

@@ -266,4 +266,40 @@ describe('API reference page', () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
   });
+
+  it('sends the address with a trailing slash to the page, keeping the query', async () => {
+    const bare = await site.req('GET', '/reference/');
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/wp-json/reference');
+    const query = '?urls.primaryName=core&next=%2Fwp-json%2F&x=a+b';
+    const asked = await site.req('GET', `/reference/${query}`);
+    expect(asked.status).toBe(301);
+    expect(asked.headers.get('location')).toBe(`/wp-json/reference${query}`);
+    const head = await site.req('HEAD', '/reference/');
+    expect(head.status).toBe(301);
+    expect(head.headers.get('location')).toBe('/wp-json/reference');
+    expect(head.text).toBe('');
+    // Where it points is the page itself.
+    const page = await site.req('GET', `${SITE}${asked.headers.get('location')}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    // Other methods are still no route.
+    const post = await site.req('POST', '/reference/', { json: {} });
+    expect(post.status).toBe(404);
+    expect(post.body.code).toBe('rest_no_route');
+  });
+
+  it('redirects under the configured REST prefix', async () => {
+    const other = await createTestSite({ restPrefix: '/api' });
+    try {
+      const res = await other.req('GET', `${SITE}/api/reference/?a=1`);
+      expect(res.status).toBe(301);
+      expect(res.headers.get('location')).toBe('/api/reference?a=1');
+      const page = await other.req('GET', `${SITE}/api/reference`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<script src="/api/reference/reference.js"></script>');
+    } finally {
+      await other.close();
+    }
+  });
 });
