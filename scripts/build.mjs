@@ -4,9 +4,10 @@
 // service, the GraphQL server) split into chunks under dist/chunks/ that it imports when it needs
 // them. The libraries are bundled in too, except those that find files of their own at run time
 // (native addons, Prisma's runtime and its query compiler, the AWS SDK, the log's worker thread,
-// swagger-ui-dist's assets), which load from node_modules as before. Bundled, a worker loads one
-// file and a few chunks instead of about 700 modules: here its modules loaded in 0.3 s instead of
-// 0.95 s on Node 20, most of it saved on resolving and opening files. Nothing else is copied: the
+// swagger-ui-dist's assets) and GraphiQL's page (see EXTERNAL), which load from node_modules as
+// before. Bundled, a worker loads one file and a few chunks instead of about 700 modules: here its
+// modules loaded in 0.3 s instead of 0.95 s on Node 20, most of it saved on resolving and opening
+// files. Nothing else is copied: the
 // files read at run time (the SQL migrations, gateway/operations/*.graphql, package.json) are
 // read from the repository (src/root.ts).
 //
@@ -32,12 +33,17 @@ const INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/b
 /**
  * Packages loaded from node_modules at run time, not bundled: native addons, and those that find
  * files beside their own code (Prisma's runtime reads its query compiler, pino starts a worker
- * thread from a file, the S3 client loads parts of itself lazily).
+ * thread from a file, the S3 client loads parts of itself lazily). Also GraphiQL's page
+ * (@graphql-yoga/render-graphiql, gateway/graphiql.ts): about 9 MB of strings imported on the
+ * first GraphiQL request only, so bundled it would be a chunk of its own all the same, copied
+ * into every build (two kept) and adding about half again to the build's time, for nothing.
  */
 const EXTERNAL = [
   'better-sqlite3', 'sharp', '@node-rs/argon2', 'pg', 'pg-native', '@prisma/client', '@prisma/adapter-better-sqlite3', '@prisma/adapter-pg',
-  '@prisma/client/*', '@aws-sdk/*', 'pino', 'thread-stream', 'swagger-ui-dist', 'swagger-ui-dist/*',
+  '@prisma/client/*', '@aws-sdk/*', 'pino', 'thread-stream', 'swagger-ui-dist', 'swagger-ui-dist/*', '@graphql-yoga/render-graphiql',
 ];
+/** The build's entries, as files of dist/gateway: the server, and the service as a library (gateway/embed.ts). */
+const ENTRIES = ['main.js', 'embed.js'];
 /** ESM output of bundled CommonJS code calls `require` for node's own modules: each output file gets one. */
 const REQUIRE_BANNER = "import { createRequire as __serviceRequire } from 'node:module'; const require = __serviceRequire(import.meta.url);";
 
@@ -90,7 +96,7 @@ function pruneChunks(current) {
   const dir = join(out, 'chunks');
   for (const name of readdirSync(dir)) if (!keep.has(`chunks/${name}`)) rmSync(join(dir, name), { force: true });
   rmSync(join(out, 'src'), { recursive: true, force: true });
-  for (const name of readdirSync(join(out, 'gateway'))) if (name !== 'main.js') rmSync(join(out, 'gateway', name), { recursive: true, force: true });
+  for (const name of readdirSync(join(out, 'gateway'))) if (!ENTRIES.includes(name)) rmSync(join(out, 'gateway', name), { recursive: true, force: true });
 }
 
 export async function buildService({ ifStale = false, quiet = false } = {}) {
@@ -104,7 +110,7 @@ export async function buildService({ ifStale = false, quiet = false } = {}) {
     // Timestamp before reading the sources: an edit during the build makes the next start rebuild.
     const builtAt = Date.now();
     const result = await build({
-      entryPoints: [join(root, 'gateway', 'main.ts')],
+      entryPoints: [join(root, 'gateway', 'main.ts'), join(root, 'gateway', 'embed.ts')],
       absWorkingDir: root, // the metafile's paths are relative to it
       outdir: out,
       outbase: root,

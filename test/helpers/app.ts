@@ -1,10 +1,22 @@
 // A fresh site per test file, on SQLite (default) or PostgreSQL (TEST_PROVIDER=postgres), with one
 // user per role and an application password each: a copy of the template built once per run
 // (test/helpers/template.ts). Requests go through app.fetch: no ports.
+//
+// The bundle lane (TEST_BUNDLE=1) runs the same files against what `npm start` runs: the service
+// comes from the built bundle (dist/gateway/embed.js, which shares its chunks with
+// dist/gateway/main.js; `npm run build` first), and `req`/`gql` go over a loopback socket through
+// the production node:http server. Fixtures written with src/ modules on `site.db` meet the
+// bundle's copy of the service only through the database.
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { openDb, type Db } from '../../src/db/client.js';
-import { createApp, type App } from '../../gateway/app.js';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Server } from 'node:http';
+import * as sources from '../../gateway/embed.js';
+import type { Config } from '../../src/config.js';
+import type { Db } from '../../src/db/client.js';
+import type { App } from '../../gateway/app.js';
 import type { Role } from '../../src/auth/capabilities.js';
 import { readTemplate, SITE, testDatabase, type SeededUser, type TemplateInfo } from './template.js';
 
@@ -57,17 +69,46 @@ function siteTemplate(): TemplateInfo | null {
   return template;
 }
 
+/** Whether this run tests the built bundle over HTTP (the bundle lane) instead of the sources in process. */
+export const bundleLane = process.env.TEST_BUNDLE === '1';
+type Service = typeof sources;
+let bundle: Promise<Service> | undefined;
+/** The service's entry points: the built bundle's in the bundle lane, the sources' otherwise. */
+function service(): Promise<Service> {
+  if (!bundleLane) return Promise.resolve(sources);
+  const file = join(import.meta.dirname, '../../dist/gateway/embed.js');
+  if (!existsSync(file)) throw new Error(`TEST_BUNDLE=1 tests ${file}: run \`npm run build\` first`);
+  return (bundle ??= import(pathToFileURL(file).href) as Promise<Service>);
+}
+
+/** The production server for `app` on a loopback port, and its origin. */
+async function listen(svc: Service, app: App): Promise<{ server: Server; origin: string }> {
+  const server = svc.createHttpServer(app);
+  await new Promise<void>((ready, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', () => ready()); });
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 export async function createTestSite(overrides: Partial<Config> = {}): Promise<TestSite> {
   const started = performance.now();
+  const svc = await service();
   const { url, users: seeded, drop } = await testDatabase(provider, siteTemplate());
-  const config: Config = { ...loadConfig({}), siteUrl: SITE, databaseUrl: url, ...overrides };
-  const db = await openDb(url);
+  const config: Config = { ...svc.loadConfig({}), siteUrl: SITE, databaseUrl: url, ...overrides };
+  const db = await svc.openDb(url);
   const users = {} as Record<Role, TestUser>;
   for (const [role, u] of Object.entries(seeded) as [Role, SeededUser][]) {
     users[role] = { id: u.id, login: u.login, role, password: u.password, auth: 'Basic ' + Buffer.from(`${u.login}:${u.password}`).toString('base64') };
   }
   if (process.env.TEST_TIMINGS === '1') console.log(`createTestSite (${provider}, ${template?.provider === provider ? 'template' : 'scratch'}): ${Math.round(performance.now() - started)} ms`);
-  const app = createApp(config, db);
+  const app = svc.createApp(config, db);
+  const http = bundleLane ? await listen(svc, app) : null;
+  /** Sends a request the way this lane does: in process, or to the production server over a socket. */
+  const send = (request: Request): Promise<Response> => {
+    if (!http) return app.fetch(request);
+    const u = new URL(request.url);
+    return fetch(`${http.origin}${u.pathname}${u.search}`, {
+      method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half',
+    } as RequestInit);
+  };
   const site: TestSite = {
     app, db, users,
     async req(method, path, o = {}) {
@@ -76,7 +117,7 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
       if (who) headers.set('authorization', who.auth);
       let body = o.body ?? null;
       if (o.json !== undefined) { body = JSON.stringify(o.json); if (!headers.has('content-type')) headers.set('content-type', 'application/json'); }
-      const res = await app.fetch(new Request(path.startsWith('http') ? path : `${API}${path}`, { method, headers, body }));
+      const res = await send(new Request(path.startsWith('http') ? path : `${API}${path}`, { method, headers, body }));
       const text = await res.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
@@ -92,7 +133,11 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     createTerm: (taxonomy, json, as = 'administrator') => create(`/core/v2/${taxonomy}`, json, as),
     createUser: (json, as = 'administrator') =>
       create('/core/v2/users', { email: `${json.username}@example.test`, password: `${json.username}-password`, ...json }, as),
-    async close() { await db.close(); await drop(); },
+    async close() {
+      if (http) { http.server.closeAllConnections(); await new Promise((done) => http.server.close(done)); }
+      await db.close();
+      await drop();
+    },
   };
   async function create(path: string, json: Json, as: As): Promise<any> {
     const res = await site.req('POST', path, { as, json });
