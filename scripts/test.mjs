@@ -3,18 +3,57 @@
 // failure), then the bundle lane: the REST, GraphQL and site suites on SQLite against the built
 // bundle (`npm run build`, as `npm start` serves it), through the production HTTP server
 // (TEST_BUNDLE=1, test/helpers/app.ts). Files named on the command line narrow every pass.
-import { spawnSync } from 'node:child_process';
+//
+// Interrupted (SIGINT, SIGTERM), it passes the signal on to the vitest it runs, waits for that to
+// end, runs nothing more and ends by the same signal. vitest does not tear down when signalled:
+// the next run's global setup removes what this one left (test/helpers/template.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 
 const extra = process.argv.slice(2);
-const vitest = (provider, args = []) => spawnSync('npx', ['vitest', 'run', ...args, ...extra], { stdio: 'inherit', env: { ...process.env, TEST_PROVIDER: provider } }).status ?? 1;
+// vitest itself, not through npx and a shell: the signal is for the process that runs the tests.
+const VITEST = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+
+/** The vitest that runs now, if one does; the signal that interrupted the tests, once one has. */
+let child = null;
+let interrupted = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    // Ctrl-C in a terminal reaches the whole group, vitest too; a second one only ends it sooner.
+    if (child) child.kill(signal);
+    else stop();
+  });
+}
+
+/** Ends this process as the signal would have, so whatever started it sees an interruption. */
+function stop() {
+  process.removeAllListeners(interrupted);
+  process.kill(process.pid, interrupted);
+  process.exit(128 + constants.signals[interrupted]);
+}
+
+/** Runs vitest with these arguments and environment, and waits for it; its exit status. */
+function runVitest(args, env) {
+  return new Promise((resolve) => {
+    child = spawn(process.execPath, [VITEST, 'run', ...args], { stdio: 'inherit', env: { ...process.env, ...env } });
+    const ended = (status) => { child = null; if (interrupted) stop(); resolve(status); };
+    child.on('error', (err) => { console.error(err); ended(1); });
+    child.on('exit', (code) => ended(code ?? 1));
+  });
+}
+
+const vitest = (provider, args = []) => runVitest([...args, ...extra], { TEST_PROVIDER: provider });
 
 // Files that never open the test database (unit tests, the printed schema, and the command-line,
 // start-up and script tests, which make their own SQLite files) run once, in the SQLite pass.
 const PROVIDER_FREE = ['test/unit/**', 'test/contract/schema.test.ts', 'test/contract/cli.test.ts', 'test/contract/start.test.ts', 'test/contract/db-scripts.test.ts', 'test/contract/readme-commands.test.ts'];
 
 console.log('\n== SQLite ==');
-let failed = vitest('sqlite') !== 0;
+let failed = (await vitest('sqlite')) !== 0;
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 let reachable = false;
@@ -30,7 +69,7 @@ try {
 }
 if (reachable) {
   console.log('\n== PostgreSQL ==');
-  failed = vitest('postgres', PROVIDER_FREE.flatMap((glob) => ['--exclude', glob])) !== 0 || failed;
+  failed = (await vitest('postgres', PROVIDER_FREE.flatMap((glob) => ['--exclude', glob]))) !== 0 || failed;
 }
 
 // The bundle lane: what only the built code can get wrong (how esbuild joins a library's modules,
@@ -44,7 +83,7 @@ else {
   const filters = files.length ? files.filter((f) => BUNDLE_LANE.some((dir) => f.startsWith(dir))) : BUNDLE_LANE;
   if (!files.length || filters.length) {
     const options = extra.filter((a) => a.startsWith('-'));
-    failed = spawnSync('npx', ['vitest', 'run', ...filters, ...options], { stdio: 'inherit', env: { ...process.env, TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' } }).status !== 0 || failed;
+    failed = (await runVitest([...filters, ...options], { TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' })) !== 0 || failed;
   } else console.log('(none of the files named is in the lane)');
 }
 process.exit(failed ? 1 : 0);

@@ -3,10 +3,15 @@
 // SQLite: a database file, copied. PostgreSQL: a template database, cloned with
 // CREATE DATABASE … TEMPLATE. A JSON next to it records the users' ids and plain application
 // passwords. Without a template (global setup skipped), each site is built from scratch.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+//
+// Every database and directory made here is named for the process that outlives its users (the
+// run's main process, which builds the template; without a template, the worker that made it) and
+// for this machine: a run that is killed never tears down, so the next run's global setup removes
+// what is named for a process of this machine that no longer exists (sweepLeftovers).
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { migrate, sqlitePath } from '../../src/db/migrate.js';
@@ -27,6 +32,8 @@ export interface TemplateInfo {
   /** SQLite: the template file's URL. PostgreSQL: the server's URL with the template's name. */
   url: string;
   users: SeededUsers;
+  /** The process whose end leaves the run's databases unused (the one that built the template). */
+  owner: number;
 }
 
 export const pgBase = () => process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -41,6 +48,77 @@ async function pgAdmin<T>(run: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: pgBase() });
   await c.connect();
   try { return await run(c); } finally { await c.end(); }
+}
+
+/**
+ * This machine, in the names: a process id only means something where it was given, and a
+ * PostgreSQL server (and even a temporary directory) may serve several machines or containers.
+ */
+export const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+export type LeftoverKind = 'test' | 'template';
+
+/** A database name (PostgreSQL) for a site of a run whose databases `owner`'s end leaves unused. */
+export const databaseName = (kind: LeftoverKind, owner: number) => `site_${kind}_${owner}_${HOST_TAG}_${randomBytes(6).toString('hex')}`;
+/** The start of a directory name (mkdtemp adds six characters). */
+export const directoryPrefix = (kind: LeftoverKind, owner: number) => join(tmpdir(), `site-${kind}-${owner}-${HOST_TAG}-`);
+
+// Exactly what the two functions above make, and nothing else (no older names, no look-alikes).
+const DATABASE_NAME = /^site_(?:test|template)_([1-9]\d{0,9})_([0-9a-f]{8})_[0-9a-f]{12}$/;
+const DIRECTORY_NAME = /^site-(?:test|template)-([1-9]\d{0,9})-([0-9a-f]{8})-[A-Za-z0-9]{6}$/;
+
+/** The process a database or directory name was made for, when it was made here on this machine. */
+export function ownerOf(name: string): number | null {
+  const m = DATABASE_NAME.exec(name) ?? DIRECTORY_NAME.exec(name);
+  return m && m[2] === HOST_TAG ? Number(m[1]) : null;
+}
+
+/** Whether a process of that id exists (one of another user counts: it cannot be told apart). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+const leftover = (name: string) => {
+  const owner = ownerOf(name);
+  return owner !== null && !processAlive(owner);
+};
+
+/** Removes the directories under `root` named for an ended process of this machine; returns their names. */
+export function sweepDirectories(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    // Not a link, even one named like ours: only what mkdtemp made.
+    if (!entry.isDirectory() || !leftover(entry.name)) continue;
+    rmSync(join(root, entry.name), { recursive: true, force: true });
+    removed.push(entry.name);
+  }
+  return removed;
+}
+
+/** Drops the PostgreSQL databases named for an ended process of this machine; returns their names. */
+export async function sweepDatabases(): Promise<string[]> {
+  return pgAdmin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'site\_%'`);
+    const removed: string[] = [];
+    for (const { datname } of rows) {
+      if (!leftover(datname)) continue;
+      await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      removed.push(datname);
+    }
+    return removed;
+  });
+}
+
+/** What killed runs left: their directories, and on PostgreSQL their databases. */
+export async function sweepLeftovers(provider: Provider): Promise<string[]> {
+  const removed = sweepDirectories();
+  if (provider === 'postgres') removed.push(...(await sweepDatabases()));
+  return removed;
 }
 
 /** The site options, the administrator, one user per other role, and an application password each. */
@@ -59,12 +137,12 @@ export async function seedSite(db: Db): Promise<SeededUsers> {
 }
 
 /** An empty database of the provider: a file in a directory of its own, or a database on the server. */
-async function emptyDatabase(provider: Provider, prefix: string): Promise<{ url: string; dir?: string; name?: string }> {
+async function emptyDatabase(provider: Provider, kind: LeftoverKind, owner: number): Promise<{ url: string; dir?: string; name?: string }> {
   if (provider === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+    const dir = mkdtempSync(directoryPrefix(kind, owner));
     return { url: `file:${join(dir, 'site.db')}`, dir };
   }
-  const name = `${prefix.replaceAll('-', '_')}_${randomBytes(6).toString('hex')}`;
+  const name = databaseName(kind, owner);
   await pgAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
   return { url: pgUrl(name), name };
 }
@@ -76,13 +154,14 @@ async function dropDatabase(provider: Provider, where: { dir?: string; name?: st
 
 /** Builds the template; returns the path of its JSON. */
 export async function buildTemplate(provider: Provider): Promise<string> {
-  const target = await emptyDatabase(provider, 'site-template');
+  const owner = process.pid;
+  const target = await emptyDatabase(provider, 'template', owner);
   try {
     await migrate(target.url);
     const db = await openDb(target.url);
     let users: SeededUsers;
     try { users = await seedSite(db); } finally { await db.close(); }
-    const dir = target.dir ?? mkdtempSync(join(tmpdir(), 'site-template-'));
+    const dir = target.dir ?? mkdtempSync(directoryPrefix('template', owner));
     if (provider === 'sqlite') {
       // Everything into the main file, so copying that one file copies the site.
       const file = sqlitePath(target.url);
@@ -103,7 +182,7 @@ export async function buildTemplate(provider: Provider): Promise<string> {
       });
     }
     const json = join(dir, 'template.json');
-    const info: TemplateInfo = { provider, url: target.url, users };
+    const info: TemplateInfo = { provider, url: target.url, users, owner };
     writeFileSync(json, JSON.stringify(info, null, 2));
     return json;
   } catch (err) {
@@ -130,11 +209,13 @@ export interface TestDatabase { url: string; users: SeededUsers; drop(): Promise
  * provider, else one migrated and seeded from scratch.
  */
 export async function testDatabase(provider: Provider, template: TemplateInfo | null): Promise<TestDatabase> {
+  // Workers come and go during a run; the process that built the template lasts it.
+  const owner = template?.owner ?? process.pid;
   if (template?.provider === provider) {
-    const copy = provider === 'sqlite' ? copySqlite(template) : await clonePostgres(template);
+    const copy = provider === 'sqlite' ? copySqlite(template, owner) : await clonePostgres(template, owner);
     if (copy) return { ...copy, users: template.users };
   }
-  const target = await emptyDatabase(provider, 'site-test');
+  const target = await emptyDatabase(provider, 'test', owner);
   await migrate(target.url);
   const db = await openDb(target.url);
   try {
@@ -144,10 +225,10 @@ export async function testDatabase(provider: Provider, template: TemplateInfo | 
   }
 }
 
-function copySqlite(template: TemplateInfo): Omit<TestDatabase, 'users'> | null {
+function copySqlite(template: TemplateInfo, owner: number): Omit<TestDatabase, 'users'> | null {
   const from = sqlitePath(template.url);
   if (!existsSync(from)) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'site-test-'));
+  const dir = mkdtempSync(directoryPrefix('test', owner));
   const file = join(dir, 'site.db');
   copyFileSync(from, file);
   // Checkpointed and closed at build time, so there is no log; a copy without it would lose data.
@@ -155,9 +236,9 @@ function copySqlite(template: TemplateInfo): Omit<TestDatabase, 'users'> | null 
   return { url: `file:${file}`, drop: () => dropDatabase('sqlite', { dir }) };
 }
 
-async function clonePostgres(template: TemplateInfo): Promise<Omit<TestDatabase, 'users'> | null> {
+async function clonePostgres(template: TemplateInfo, owner: number): Promise<Omit<TestDatabase, 'users'> | null> {
   const source = new URL(template.url).pathname.slice(1);
-  const name = `site_test_${randomBytes(6).toString('hex')}`;
+  const name = databaseName('test', owner);
   const made = await pgAdmin(async (c) => {
     for (let attempt = 0; ; attempt++) {
       const { rowCount } = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [source]);

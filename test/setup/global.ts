@@ -1,7 +1,8 @@
 // Once per `vitest run`: builds the migrated, seeded site that every test file copies
-// (test/helpers/template.ts) for the provider of this run, and removes it at the end.
+// (test/helpers/template.ts) for the provider of this run, and removes it at the end. First it
+// removes what runs that were killed left (they never reach the end).
 import type { TestProject } from 'vitest/node';
-import { buildTemplate, removeTemplate } from '../helpers/template.js';
+import { buildTemplate, removeTemplate, sweepLeftovers } from '../helpers/template.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,13 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const provider = process.env.TEST_PROVIDER === 'postgres' ? 'postgres' : 'sqlite';
+  try {
+    const removed = await sweepLeftovers(provider);
+    if (removed.length) console.log(`removed what ended test runs left: ${removed.join(', ')}`);
+  } catch (err) {
+    // A leftover that cannot be removed now is tried again next run; this run does not need it gone.
+    console.error('what ended test runs left could not be removed:', err);
+  }
   const started = performance.now();
   let json = '';
   try {
