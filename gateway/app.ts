@@ -119,39 +119,44 @@ export function createApp(config: Config, db: Db) {
    */
   const persisted = config.graphqlPersisted === 'off' ? null : loadPersistedOperations(config.graphqlPersistedFile);
   let yoga: Promise<GraphqlServer> | null = null;
-  const graphql = (): Promise<GraphqlServer> => (yoga ??= Promise.all([import('graphql-yoga'), import('./graphql-guards.js')]).then(([{ createYoga, maskError }, { graphqlGuards }]) => createYoga({
-    schema,
-    graphqlEndpoint: '/graphql',
-    landingPage: false,
-    graphiql: config.graphiql,
-    plugins: graphqlGuards(config, persisted),
-    logging: false,
-    // Parsed documents kept by their text: yoga keeps 1,024, and a client that writes its values
-    // into the document (not as variables) makes a new one each request; the bench's list
-    // documents are about 13 KB each parsed, 13 MB a worker at 1,024.
-    parserAndValidationCache: { documentCache: boundedMap(DOCUMENTS_KEPT), errorCache: boundedMap(DOCUMENTS_KEPT) },
-    // Unexpected errors are masked (never a stack in the answer, whatever NODE_ENV says) and logged here.
-    maskedErrors: {
-      isDev: false,
-      maskError(error, message) {
-        const masked = maskError(error, message, false);
-        if (masked !== error) {
-          const original = (error as { originalError?: unknown }).originalError ?? error;
-          log.error({ err: original, path: (error as { path?: unknown }).path }, 'unexpected GraphQL error');
-        }
-        return masked;
+  const graphql = (): Promise<GraphqlServer> => (yoga ??= Promise.all([import('graphql-yoga'), import('./graphql-guards.js'), import('./graphiql.js')]).then(([{ createYoga, maskError }, { graphqlGuards }, { createGraphiQL }]) => {
+    const graphiql = createGraphiQL();
+    return createYoga({
+      schema,
+      graphqlEndpoint: '/graphql',
+      landingPage: false,
+      graphiql: config.graphiql,
+      // The page with everything inlined (gateway/graphiql.ts), not yoga's, which loads from a CDN.
+      renderGraphiQL: graphiql.render,
+      plugins: [...graphqlGuards(config, persisted), graphiql.plugin],
+      logging: false,
+      // Parsed documents kept by their text: yoga keeps 1,024, and a client that writes its values
+      // into the document (not as variables) makes a new one each request; the bench's list
+      // documents are about 13 KB each parsed, 13 MB a worker at 1,024.
+      parserAndValidationCache: { documentCache: boundedMap(DOCUMENTS_KEPT), errorCache: boundedMap(DOCUMENTS_KEPT) },
+      // Unexpected errors are masked (never a stack in the answer, whatever NODE_ENV says) and logged here.
+      maskedErrors: {
+        isDev: false,
+        maskError(error, message) {
+          const masked = maskError(error, message, false);
+          if (masked !== error) {
+            const original = (error as { originalError?: unknown }).originalError ?? error;
+            log.error({ err: original, path: (error as { path?: unknown }).path }, 'unexpected GraphQL error');
+          }
+          return masked;
+        },
       },
-    },
-    context: async ({ request, ...server }) => {
-      const query = Object.fromEntries(new URL(request.url).searchParams);
-      const identity = await authenticateRequest(db, { headers: request.headers, query });
-      if (identity instanceof RestError) throw identity;
-      // The address: given by fetch() below, or the node:http socket (gateway/server.ts).
-      const s = server as { ip?: string; req?: { socket?: { remoteAddress?: string } } };
-      const ip = s.ip ?? s.req?.socket?.remoteAddress ?? '';
-      return { ...createContext(db, identity.user, media), client: { ip, userAgent: request.headers.get('user-agent') ?? '' } };
-    },
-  }) as unknown as GraphqlServer));
+      context: async ({ request, ...server }) => {
+        const query = Object.fromEntries(new URL(request.url).searchParams);
+        const identity = await authenticateRequest(db, { headers: request.headers, query });
+        if (identity instanceof RestError) throw identity;
+        // The address: given by fetch() below, or the node:http socket (gateway/server.ts).
+        const s = server as { ip?: string; req?: { socket?: { remoteAddress?: string } } };
+        const ip = s.ip ?? s.req?.socket?.remoteAddress ?? '';
+        return { ...createContext(db, identity.user, media), client: { ip, userAgent: request.headers.get('user-agent') ?? '' } };
+      },
+    }) as unknown as GraphqlServer;
+  }));
 
   const admin = createAdminHandler(config, db);
   /** The public pages (HTML) at every other address: home, permalinks, embed cards, 404. */

@@ -7,9 +7,8 @@
 // swagger-ui-dist's assets) and GraphiQL's page (see EXTERNAL), which load from node_modules as
 // before. Bundled, a worker loads one file and a few chunks instead of about 700 modules: here its
 // modules loaded in 0.3 s instead of 0.95 s on Node 20, most of it saved on resolving and opening
-// files. Nothing else is copied: the
-// files read at run time (the SQL migrations, gateway/operations/*.graphql, package.json) are
-// read from the repository (src/root.ts).
+// files. Nothing else is copied: the files read at run time (the SQL migrations,
+// gateway/operations/*.graphql, package.json) are read from the repository (src/root.ts).
 //
 // `--if-stale` (what `npm start` runs first) builds only when dist/ is missing or older than a
 // source: a changed, added or removed .ts file, package.json, package-lock.json (the bundled
