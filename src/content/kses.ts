@@ -1,7 +1,10 @@
 // HTML filtering on save for callers without `unfiltered_html` (authors, contributors), close to
 // WordPress's kses: allowed elements and attributes only, event handlers dropped, a disallowed
 // URL scheme cut off (the rest of the value kept), the text of removed elements kept. Markup
-// that passes unchanged is stored as written (see onlyReserialised).
+// that passes unchanged is stored as written (see onlyReserialised); otherwise each allowed tag
+// is kept as written, or rebuilt as kses rebuilds it when something in it was removed (see
+// keepTagsAsWritten).
+import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
 
 const COMMON = ['class', 'id', 'style', 'title', 'role', 'lang', 'dir', 'aria-*', 'data-*'];
@@ -201,6 +204,119 @@ function onlyReserialised(html: string, guarded: string, filtered: string): bool
   return kept.length === everything.tags.length && kept.every((t, i) => t === everything.tags[i]);
 }
 
+/** An attribute of a start tag as written: its name's spelling, its value's source text, its quote (null: unquoted, undefined: no value). */
+interface WrittenAttribute { name: string; lower: string; value: string; quote: string | null | undefined }
+interface StartTag { name: string; start: number; end: number; attributes: WrittenAttribute[] }
+
+/**
+ * The start tags of a document in the order the parser opens them, each with its span in the
+ * text (`end` at its `>`) and its attributes; of two with one name the first counts, as for a
+ * browser. A start tag the parser only implies (`</p>`, `</br>`) has the span of that end tag.
+ */
+function startTags(html: string): StartTag[] {
+  const tags: StartTag[] = [];
+  let attributes: WrittenAttribute[] = [];
+  const parser = new Parser({
+    onopentagname() { attributes = []; },
+    onattribute(name, value, quote) {
+      const lower = name.toLowerCase();
+      if (!attributes.some((a) => a.lower === lower)) attributes.push({ name, lower, value, quote });
+    },
+    onopentag(name) {
+      tags.push({ name, start: parser.startIndex, end: parser.endIndex, attributes });
+      attributes = [];
+    },
+  }, { decodeEntities: false, lowerCaseAttributeNames: false });
+  parser.write(html);
+  parser.end();
+  return tags;
+}
+
+/** An attribute value as the sanitiser writes it between double quotes (parsed without decoding). */
+function escapedValue(value: string): string {
+  return value.replace(/&(?![a-zA-Z0-9#]{1,20};)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * An attribute kept as kses writes it (wp_kses_hair's "whole"): the name as written, a quoted
+ * value in its own quotes, an unquoted one put in double quotes, a valueless one bare.
+ */
+function keptAttribute(a: WrittenAttribute): string {
+  if (a.quote === undefined) return a.name;
+  if (a.quote === "'") return `${a.name}='${a.value}'`;
+  // An unquoted value may hold a double quote (the browser reads it as part of the value).
+  return `${a.name}="${a.quote === '"' ? a.value : escapedValue(a.value)}"`;
+}
+
+/**
+ * One start tag of the output: as the author wrote it when the filter kept every attribute with
+ * its value, else rebuilt as wp_kses_attr() rebuilds a tag: the element name as written, the
+ * kept attributes in their order (a value the filter changed in double quotes), and ` /` before
+ * the `>` only when the written tag ended with a slash (its "xhtml_slash"), so no slash is added
+ * to a `<img …>` written without one.
+ */
+function tagAsWritten(input: string, written: StartTag, output: string, served: StartTag): string {
+  const source = input.slice(written.start, written.end + 1);
+  const sanitised = output.slice(served.start, served.end + 1);
+  // An implied tag (from `</p>` or `</br>`) has no text of its own to keep.
+  if (!/^<[a-z]/i.test(source) || !source.endsWith('>') || source.slice(1, 1 + served.name.length).toLowerCase() !== served.name) return sanitised;
+  // A value holding `<` or `>` is never kept as written: text processed after the filter (the
+  // rendering's regular expressions) could take them for markup; the sanitiser's escaped form is
+  // kept instead (wp_kses_attr removes them for the same reason).
+  const unchanged = (a: StartTag['attributes'][number], w: WrittenAttribute | undefined) => !!w && !/[<>]/.test(w.value) && escapedValue(w.value) === a.value;
+  const byName = new Map(written.attributes.map((w) => [w.lower, w]));
+  if (served.attributes.length === written.attributes.length
+    && served.attributes.every((a, i) => a.lower === written.attributes[i].lower && unchanged(a, written.attributes[i]))) return source;
+  let tag = `<${source.slice(1, 1 + served.name.length)}`;
+  for (const a of served.attributes) {
+    const w = byName.get(a.lower);
+    if (unchanged(a, w)) tag += ` ${keptAttribute(w!)}`;
+    else tag += a.quote === undefined ? ` ${w?.name ?? a.name}` : ` ${w?.name ?? a.name}="${a.value}"`;
+  }
+  return `${tag}${/\/\s*$/.test(source.slice(0, -1)) ? ' /' : ''}>`;
+}
+
+/** What a browser reads from a document: elements with their attributes (decoded), text, end tags. */
+function markupEvents(html: string): string {
+  const events: unknown[] = [];
+  let text = '';
+  const flush = () => { if (text) events.push(text); text = ''; };
+  const parser = new Parser({
+    onopentag(name, attribs) { flush(); events.push(['<', name, Object.entries(attribs)]); },
+    onclosetag(name) { flush(); events.push(['/', name]); },
+    ontext(t) { text += t; },
+  }, { decodeEntities: true });
+  parser.write(html);
+  parser.end();
+  flush();
+  return JSON.stringify(events);
+}
+
+/**
+ * The filtered document with each allowed start tag as the author wrote it, or rebuilt as kses
+ * does when something in it was removed (see tagAsWritten): the sanitiser writes every tag anew
+ * (`<br>` → `<br />`, `class=a` → `class="a"`), where WordPress's kses keeps what it does not
+ * remove. Text and end tags stay as the sanitiser wrote them. The output tag j is the input's
+ * j-th start tag of an allowed element (the sanitiser drops the others and adds none); if that
+ * does not hold, or the result does not read exactly as the sanitiser's output, that is kept.
+ */
+function keepTagsAsWritten(input: string, output: string, allowed: Set<string>): string {
+  const written = startTags(input).filter((t) => allowed.has(t.name));
+  const served = startTags(output);
+  if (written.length !== served.length || written.some((t, i) => t.name !== served[i].name)) return output;
+  let result = '';
+  let at = 0;
+  served.forEach((tag, i) => {
+    result += output.slice(at, tag.start) + tagAsWritten(input, written[i], output, tag);
+    at = tag.end + 1;
+  });
+  result += output.slice(at);
+  return result === output || markupEvents(result) === markupEvents(output) ? result : output;
+}
+
+const POST_ALLOWED = new Set(Object.keys(POST_TAGS));
+const TITLE_ALLOWED = new Set(Object.keys(TITLE_TAGS));
+
 /** Keeps block comments (`<!-- wp:… -->`), which the sanitiser would drop with all comments. */
 export function filterPostHtml(html: string): string {
   if (!html) return html;
@@ -209,11 +325,11 @@ export function filterPostHtml(html: string): string {
   const guarded = html.replace(/<!--\s*\/?wp:(?:(?!--!?>)[\s\S])*?-->/g, (c) => `\u0000${comments.push(c) - 1}\u0000`);
   const filtered = sanitizeHtml(guarded, POST);
   if (onlyReserialised(html, guarded, filtered)) return html;
-  return filtered.replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);
+  return keepTagsAsWritten(guarded, filtered, POST_ALLOWED).replace(/\u0000(\d+)\u0000/g, (_, i) => comments[Number(i)]);
 }
 
 export function filterTitleHtml(html: string): string {
   if (!html) return html;
   const filtered = sanitizeHtml(html, TITLE);
-  return onlyReserialised(html, html, filtered) ? html : filtered;
+  return onlyReserialised(html, html, filtered) ? html : keepTagsAsWritten(html, filtered, TITLE_ALLOWED);
 }

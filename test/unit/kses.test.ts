@@ -25,18 +25,53 @@ describe('filterPostHtml keeps allowed markup as written', () => {
 describe('filterPostHtml removes what it always removed, the same way', () => {
   it.each([
     ['disallowed element, text kept', '<script>x</script>', 'x'],
-    ['with allowed markup around it', '<p class=a>Hi<br><script>x</script></p>', '<p class="a">Hi<br />x</p>'],
-    ['event handler', '<img src=x onerror=alert(1)>', '<img src="x" />'],
+    // The tags around it are kept as written (WordPress would also requote `class=a`).
+    ['with allowed markup around it', '<p class=a>Hi<br><script>x</script></p>', '<p class=a>Hi<br>x</p>'],
+    ['event handler', '<img src=x onerror=alert(1)>', '<img src="x">'],
     ['disallowed scheme cut off', '<a href="javascript:alert(1)">x</a>', '<a href="alert(1)">x</a>'],
     ['stray end tag of a disallowed element', '</script>', ''],
     ['stray end tag', '<em></b>', '<em></em>'],
     ['comment', '<!-- note --><p>x</p>', '<p>x</p>'],
     ['bogus comment', 'a </ b> c', 'a  c'],
-    ['attribute with an invalid name', '<img src=x "onerror=alert(1)>', '<img src="x" />'],
+    ['attribute with an invalid name', '<img src=x "onerror=alert(1)>', '<img src="x">'],
     ['foreign content', '<svg><a href="javascript:1">x</a></svg>', '<a href="1">x</a>'],
     ['misnested tags', '<b><i>x</b></i>', '<b><i>x</i></b>'],
   ])('%s', (_label, html, expected) => {
     expect(filterPostHtml(html)).toBe(expected);
+  });
+});
+
+// wp_kses_attr() rebuilds a tag from its name and its allowed attributes, and writes ` /` before
+// the `>` only where the tag had a closing slash: removing an attribute does not re-serialise it.
+describe('a tag an attribute is removed from, as kses rebuilds it', () => {
+  it.each([
+    ['<img src="x" onerror="alert(1)">', '<img src="x">'],
+    ['<img src="x" onerror="y" />', '<img src="x" />'],
+    ['<img src="x" onerror="y"/>', '<img src="x" />'],
+    ['<p class="a" onclick="b">t</p>', '<p class="a">t</p>'],
+    // Quotes as wp_kses_hair() writes them: a single-quoted value keeps its quotes, an unquoted one gets double quotes.
+    [`<b title='say "hi"' onclick=x data-n=1>t</b>`, `<b title='say "hi"' data-n="1">t</b>`],
+    // The names as written; a changed value (a cut scheme) in double quotes.
+    ['<A HREF="javascript:alert(1)" Title=t>x</A>', '<A HREF="alert(1)" Title="t">x</a>'],
+    ['<img alt="" src=x onerror=y>', '<img alt="" src="x">'],
+    // A kept value holding `<` or `>` is escaped, never written back raw (kses removes them).
+    ['<p title="a<b>c" onclick=x>t</p>', '<p title="a&lt;b&gt;c">t</p>'],
+  ])('%s', (html, expected) => {
+    expect(filterPostHtml(html)).toBe(expected);
+  });
+
+  it.each([
+    ['<br>', '<br><img src="x" onerror="y">', '<br><img src="x">'],
+    ['<br />', '<br /><img src="x" onerror="y">', '<br /><img src="x">'],
+    ['<br/>', '<br/><img src="x" onerror="y">', '<br/><img src="x">'],
+    ['an allowed tag with nothing removed', '<p class=a title=\'t\'>x<img src=x alt></p><b onclick=y>z</b>', '<p class=a title=\'t\'>x<img src=x alt></p><b>z</b>'],
+    ['a tag with a duplicate attribute (the first counts)', '<p class=a class=b>x</p><b onclick=y>z</b>', '<p class=a class=b>x</p><b>z</b>'],
+  ])('%s beside a removed attribute is untouched', (_label, html, expected) => {
+    expect(filterPostHtml(html)).toBe(expected);
+  });
+
+  it('keeps titles the same way', () => {
+    expect(filterTitleHtml('<b onclick="x">t</b> <em>u</em><br>')).toBe('<b>t</b> <em>u</em>');
   });
 });
 
