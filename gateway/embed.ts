@@ -7,3 +7,4 @@ export { createApp, type App } from './app.js';
 export { createHttpServer } from './server.js';
 export { openDb, type Db } from '../src/db/client.js';
 export { loadConfig, type Config } from '../src/config.js';
+export { createLogger, useLogger } from '../src/log.js';

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { XMLParser } from 'fast-xml-parser';
-import { createTestSite, API, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
+import { createTestSite, API, type TestSite, service } from '../helpers/app.js';
 import { EXPORT_PAGE } from '../../src/export/content.js';
 
 let site: TestSite;
@@ -352,7 +351,7 @@ describe('content export, import and navigation', () => {
   });
 
   it('is streamed: a listening server answers it chunked, without Content-Length; HEAD sends no body', async () => {
-    const http = createHttpServer(site.app);
+    const http = service.createHttpServer(site.app);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/wp-json/block-editor/v1/export`;

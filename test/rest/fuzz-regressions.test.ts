@@ -171,8 +171,10 @@ describe('id lists longer than one query can bind', () => {
   const ids = Array.from({ length: 1200 }, (_, i) => `include[]=${i + 1}`).join('&');
   // Posts and pages are read past Prisma (src/db/content-read.ts), binding their own parameters:
   // SQLite takes 32,766 of those, so their lists answer on both databases.
+  // In process even in the bundle lane: a 17 KB request line is past node's header limit, which
+  // the HTTP door answers with 431 before the service sees it.
   it.each(['/core/v2/posts', '/core/v2/pages', '/core/v2/tags', '/core/v2/users'])('%s with 1,200 include ids answers, never a 500', async (route) => {
-    const res = await site.req('GET', `${route}?${ids}`);
+    const res = await site.req('GET', `${route}?${ids}`, { inProcess: true });
     if (provider === 'postgres' || route === '/core/v2/posts' || route === '/core/v2/pages') {
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body)).toBe(true);

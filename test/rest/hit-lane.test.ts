@@ -6,27 +6,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestSite, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
-import { createLogger, useLogger } from '../../src/log.js';
+import { createTestSite, type TestSite, service } from '../helpers/app.js';
 
 let site: TestSite;
 let server: Server;
 let base = '';
 let id = 0;
 const lines: any[] = [];
-let previousLogger: ReturnType<typeof useLogger>;
+let previousLogger: ReturnType<typeof service.useLogger>;
 
 beforeAll(async () => {
   site = await createTestSite();
-  previousLogger = useLogger(createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } }));
-  server = createHttpServer(site.app);
+  previousLogger = service.useLogger(service.createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } }));
+  server = service.createHttpServer(site.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json`;
   id = (await site.createPost({ title: 'In the lane', content: 'Lane words.', status: 'publish' })).id;
 });
 afterAll(async () => {
-  useLogger(previousLogger);
+  service.useLogger(previousLogger);
   server?.closeAllConnections();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(null)));
   await site?.close();

@@ -6,16 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createTestSite, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
-import { createLogger, useLogger } from '../../src/log.js';
+import { createTestSite, type TestSite, service } from '../helpers/app.js';
 import { parseTrustProxy } from '../../src/http/client-ip.js';
 
 let site: TestSite;
 let server: Server;
 let port = 0;
 const lines: any[] = [];
-let previousLogger: ReturnType<typeof useLogger>;
+let previousLogger: ReturnType<typeof service.useLogger>;
 
 /** Listens on the first free port of 9210–9229 (this file's share of the loopback ports). */
 async function listen(s: Server): Promise<number> {
@@ -32,12 +30,12 @@ async function listen(s: Server): Promise<number> {
 
 beforeAll(async () => {
   site = await createTestSite({ bodyMaxBytes: 1000, headersTimeoutMs: 300, requestTimeoutMs: 5000, trustProxy: parseTrustProxy('127.0.0.1') });
-  previousLogger = useLogger(createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } }));
-  server = createHttpServer(site.app);
+  previousLogger = service.useLogger(service.createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } }));
+  server = service.createHttpServer(site.app);
   port = await listen(server);
 });
 afterAll(async () => {
-  useLogger(previousLogger);
+  service.useLogger(previousLogger);
   server?.closeAllConnections();
   await new Promise((resolve) => server ? server.close(resolve) : resolve(null));
   await site?.close();
@@ -155,7 +153,7 @@ describe('request ids and the access log', () => {
 describe('redaction', () => {
   it('never writes passwords, credentials or cookies', () => {
     const out: any[] = [];
-    const logger = createLogger({ level: 'info', destination: { write: (s: string) => void out.push(JSON.parse(s)) } });
+    const logger = service.createLogger({ level: 'info', destination: { write: (s: string) => void out.push(JSON.parse(s)) } });
     logger.info({
       password: 'top-1', headers: { authorization: 'Basic c2VjcmV0', cookie: 'wordpress_logged_in=top-2', 'set-cookie': ['a=top-3'] },
       body: { title: 'fine', password: 'top-4', new_password: 'top-5' }, user: { applicationPassword: 'top-6' }, req: { body: { application_password: 'top-7' } },

@@ -74,7 +74,8 @@ describe('JSON depth', () => {
 
   it('drops form and query names nested past 64 brackets, as PHP does', async () => {
     const deepName = `title${'[a]'.repeat(65)}`;
-    const res = await site.req('POST', `/core/v2/posts?${encodeURIComponent(`x${'[b]'.repeat(5000)}`)}=1`, { as: 'administrator', body: `${encodeURIComponent(deepName)}=t&title=kept&status=draft`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    // In process even in the bundle lane: this request line is past node's header limit (431 at the HTTP door).
+    const res = await site.req('POST', `/core/v2/posts?${encodeURIComponent(`x${'[b]'.repeat(5000)}`)}=1`, { as: 'administrator', body: `${encodeURIComponent(deepName)}=t&title=kept&status=draft`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, inProcess: true });
     expect(res.status, res.text).toBe(201);
     expect(res.body.title.raw).toBe('kept');
     // 64 levels are kept, 65 dropped.

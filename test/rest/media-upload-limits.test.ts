@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../gateway/server.js';
-import { createTestSite, API, type TestSite } from '../helpers/app.js';
+import { createTestSite, API, type TestSite, service } from '../helpers/app.js';
 
 // s3rver ships CommonJS without type declarations; only the two methods used here are typed.
 interface S3rverServer {
@@ -136,7 +135,7 @@ function sampleRss(): { stop(): number } {
 describe('uploads over HTTP with a 5 MB limit', () => {
   let site: TestSite;
   let uploadsDir: string;
-  let server: ReturnType<typeof createHttpServer>;
+  let server: ReturnType<typeof service.createHttpServer>;
   let port: number;
   let auth: string;
 
@@ -144,7 +143,7 @@ describe('uploads over HTTP with a 5 MB limit', () => {
     uploadsDir = await mkdtemp(join(tmpdir(), 'media-limits-'));
     site = await createTestSite({ uploadsDir, uploadMaxBytes: LIMIT });
     auth = site.users.administrator.auth;
-    server = createHttpServer(site.app);
+    server = service.createHttpServer(site.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     await mkdir(SPOOL_DIR, { recursive: true });

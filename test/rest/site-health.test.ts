@@ -9,8 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createTestSite, provider, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
+import { createTestSite, provider, type TestSite, service } from '../helpers/app.js';
 import { migrationsFor, sqlitePath } from '../../src/db/migrate.js';
 import { ROLES } from '../../src/auth/capabilities.js';
 
@@ -76,7 +75,7 @@ beforeAll(async () => {
   uploads = tmp('health-uploads-');
   const port = await freePort();
   healthy = await createTestSite({ uploadsDir: uploads, loopbackUrl: `http://127.0.0.1:${port}` });
-  server = createHttpServer(healthy.app);
+  server = service.createHttpServer(healthy.app);
   await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
 
   broken = await createTestSite({
