@@ -2,6 +2,7 @@
 // primary and every worker run dist/gateway/main.js on plain node, with no TypeScript loader. The
 // primary replaces a worker that dies, and on SIGTERM stops its workers before it exits.
 import { spawn } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -106,6 +107,56 @@ describe('npm start', () => {
     expect(JSON.parse(answers['REST API index'].body).namespaces).toContain('core/v2');
     expect(answers.GraphQL.type).toMatch(/^text\/html/);
     expect(answers.GraphQL.body).toMatch(/graphiql/i);
+  }, 120_000);
+
+  it('fetches for its callers from the built bundle: url-details and the oEmbed proxy against a loopback page', async () => {
+    // The page and its oEmbed provider, on loopback (allow-listed below, as an intranet host would be).
+    const pages = createHttpServer((req, res) => {
+      const origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+      if (req.url === '/article') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><html><head><title>Loopback article</title><meta name="description" content="Served by the test.">`
+          + `<link rel="alternate" type="application/json+oembed" href="${origin}/oembed?url=${encodeURIComponent(`${origin}/article`)}"></head><body>x</body></html>`);
+      } else if (req.url?.startsWith('/oembed?')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ version: '1.0', type: 'rich', title: 'Loopback article', provider_name: 'Loopback', html: '<blockquote>From the provider</blockquote>', width: 600, height: 200 }));
+      } else { res.writeHead(404); res.end(); }
+    });
+    await new Promise<void>((ready) => pages.listen(0, '127.0.0.1', ready));
+    const host = `127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, WORKERS: '1', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-fetch.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads'),
+      URL_DETAILS_ALLOW_HOSTS: host, OEMBED_ALLOW_HOSTS: host,
+    };
+    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
+    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    let err = '';
+    child.stderr.on('data', (chunk) => { err += chunk; });
+    try {
+      let out = '';
+      await new Promise<void>((ready, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
+        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
+      });
+      // The new site's application password, printed once at its first start.
+      const password = /application password: +(\S+(?: \S+){5})/.exec(out)![1];
+      const auth = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` };
+      const api = `http://127.0.0.1:${port}/wp-json`;
+      const article = encodeURIComponent(`http://${host}/article`);
+      const details = await fetch(`${api}/block-editor/v1/url-details?url=${article}`, { headers: auth });
+      expect(details.status).toBe(200);
+      expect(await details.json()).toMatchObject({ title: 'Loopback article', description: 'Served by the test.' });
+      const proxied = await fetch(`${api}/oembed/1.0/proxy?url=${article}`, { headers: auth });
+      expect(proxied.status).toBe(200);
+      expect(await proxied.json()).toMatchObject({ type: 'rich', provider_name: 'Loopback', html: expect.stringContaining('From the provider') });
+    } finally {
+      process.kill(child.pid!, 'SIGTERM');
+      await new Promise((done) => pages.close(done));
+    }
+    expect(await exited).toBe(0);
+    expect(err).toBe('');
   }, 120_000);
 
   it('a port in use fails the start: one line on stderr says why, the workers go, exit code 1', async () => {
