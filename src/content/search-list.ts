@@ -9,6 +9,7 @@ import { totalsCache } from '../db/list.js';
 import { parseSearch, SEARCH_COLUMNS, words, type SearchColumn } from './search.js';
 import { binder } from '../db/sql.js';
 import { direct } from '../db/content-read.js';
+import { MISSING_PARENT } from '../media/metadata.js';
 
 export interface SearchListFilter {
   search: string;
@@ -247,8 +248,11 @@ function filterClauses(f: SearchListFilter, site: SiteSettings, and: string[], p
   if (f.before) and.push(`${col('date')} < ${p(when(f.before))}`);
   if (f.modifiedAfter) and.push(`${col('modified')} > ${p(when(f.modifiedAfter))}`);
   if (f.modifiedBefore) and.push(`${col('modified')} < ${p(when(f.modifiedBefore))}`);
-  if (f.parent?.length) and.push(`COALESCE(${col('parentId')}, 0) IN (${list(f.parent)})`);
-  if (f.parentExclude?.length) and.push(`COALESCE(${col('parentId')}, 0) NOT IN (${list(f.parentExclude)})`);
+  // An attachment's parent with nothing behind it is kept in its meta (MISSING_PARENT); WordPress
+  // matches it as any other parent id.
+  const parent = () => `COALESCE(${col('parentId')}, (SELECT CAST(m."value" AS INTEGER) FROM "PostMeta" m WHERE m."contentId" = ${col('id')} AND m."key" = ${p(MISSING_PARENT)} LIMIT 1), 0)`;
+  if (f.parent?.length) and.push(`${parent()} IN (${list(f.parent)})`);
+  if (f.parentExclude?.length) and.push(`${parent()} NOT IN (${list(f.parentExclude)})`);
   if (f.menuOrder != null) and.push(`${col('menuOrder')} = ${p(f.menuOrder)}`);
   if (f.format?.length) and.push(`${col('format')} IN (${list(f.format)})`);
   if (f.mimeType?.length) and.push(`${col('mimeType')} IN (${list(f.mimeType)})`);

@@ -10,7 +10,7 @@ import { restError } from '../errors.js';
 import { formatWpDate } from '../content/dates.js';
 import { permalink } from '../resources/content-types.js';
 import { ancestorSlugs } from '../schema/content/objects.js';
-import { ATTACHED_FILE } from '../media/metadata.js';
+import { ATTACHED_FILE, MISSING_PARENT, attachmentParent, metaValue } from '../media/metadata.js';
 import type { SiteSettings } from '../site/options.js';
 
 export type ExportFormat = 'wxr' | 'json';
@@ -85,7 +85,8 @@ const ITEM_SELECT = {
   menuOrder: true, guid: true, mimeType: true,
   author: { select: { id: true, login: true } },
   terms: { orderBy: { termOrder: 'asc' as const }, select: { taxonomy: true, term: { select: { slug: true, name: true } } } },
-  meta: { where: { key: ATTACHED_FILE }, select: { value: true } },
+  // An attachment's parent with nothing behind it is kept in its meta (MISSING_PARENT): exported as stored.
+  meta: { where: { key: { in: [ATTACHED_FILE, MISSING_PARENT] } }, select: { key: true, value: true } },
 };
 
 interface ExportItem {
@@ -94,7 +95,7 @@ interface ExportItem {
   pingStatus: string; menuOrder: number; guid: string; mimeType: string;
   author: { id: number; login: string };
   terms: { taxonomy: string; term: { slug: string; name: string } }[];
-  meta: { value: string }[];
+  meta: { key: string; value: string }[];
   link: string;
   attachmentUrl: string;
 }
@@ -108,8 +109,9 @@ async function* itemPages(ctx: Context, site: SiteSettings): AsyncGenerator<Expo
     const ancestors = await Promise.all(rows.map((row) => ancestorSlugs(ctx, row)));
     const storage = ctx.media?.storage;
     yield rows.map((row, i) => {
-      const file = row.meta[0]?.value;
-      return { ...row, link: permalink(site, row, ancestors[i]), attachmentUrl: row.type === 'attachment' ? (file && storage ? storage.url(file) : row.guid) : '' };
+      const file = metaValue(row.meta, ATTACHED_FILE);
+      const parentId = row.type === 'attachment' ? attachmentParent(row) : row.parentId;
+      return { ...row, parentId, link: permalink(site, row, ancestors[i]), attachmentUrl: row.type === 'attachment' ? (file && storage ? storage.url(file) : row.guid) : '' };
     });
   }
 }
@@ -248,8 +250,9 @@ function wxrItem(it: ExportItem, site: SiteSettings): string {
     if (t.taxonomy !== 'category' && t.taxonomy !== 'post_tag') continue;
     out += `\t\t<category domain="${t.taxonomy}" nicename="${xmlText(t.term.slug)}">${cdata(t.term.name)}</category>\n`;
   }
-  if (it.type === 'attachment' && it.meta[0]) {
-    out += `\t\t<wp:postmeta>${el('wp:meta_key', cdata(ATTACHED_FILE))}${el('wp:meta_value', cdata(it.meta[0].value))}</wp:postmeta>\n`;
+  const file = metaValue(it.meta, ATTACHED_FILE);
+  if (it.type === 'attachment' && file) {
+    out += `\t\t<wp:postmeta>${el('wp:meta_key', cdata(ATTACHED_FILE))}${el('wp:meta_value', cdata(file))}</wp:postmeta>\n`;
   }
   return `${out}\t</item>\n`;
 }

@@ -7,7 +7,13 @@ import { IMAGE_SIZES, resizeDimensions } from './images.js';
 export const ATTACHED_FILE = '_wp_attached_file';
 export const ATTACHMENT_METADATA = '_wp_attachment_metadata';
 export const IMAGE_ALT = '_wp_attachment_image_alt';
-export const MEDIA_META_KEYS = [ATTACHED_FILE, ATTACHMENT_METADATA, IMAGE_ALT];
+/**
+ * The parent (`post`) an attachment was given by an update when no item has that id: WordPress
+ * stores such an id as given, but the parent column here is a foreign key, so it is kept in this
+ * meta row (the column then holds none). Read through attachmentParent.
+ */
+export const MISSING_PARENT = '_missing_post_parent';
+export const MEDIA_META_KEYS = [ATTACHED_FILE, ATTACHMENT_METADATA, IMAGE_ALT, MISSING_PARENT];
 
 export interface SizeMeta { file: string; width: number; height: number; mime_type: string; filesize: number }
 
@@ -30,6 +36,13 @@ type MetaRow = { key: string; value: string };
 
 export function metaValue(rows: MetaRow[] | undefined, key: string): string | undefined {
   return rows?.find((r) => r.key === key)?.value;
+}
+
+/** An attachment's parent id as WordPress would hold it: the column's, or one with nothing behind it (MISSING_PARENT); null when unattached. */
+export function attachmentParent(row: { parentId: number | null; meta?: MetaRow[] }): number | null {
+  if (row.parentId) return row.parentId;
+  const kept = Number(metaValue(row.meta, MISSING_PARENT));
+  return Number.isInteger(kept) && kept > 0 ? kept : null;
 }
 
 export function attachmentMeta(rows: MetaRow[] | undefined): AttachmentMeta {

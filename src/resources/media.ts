@@ -9,7 +9,7 @@ import { PostList, PostResource } from './content.js';
 import { renderContent, renderExcerpt } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
 import { textValue } from '../schema/content/objects.js';
-import { ATTACHED_FILE, IMAGE_ALT, attachmentMeta, mediaDetails, mediaMetaSelect, metaValue, missingSizes } from '../media/metadata.js';
+import { ATTACHED_FILE, IMAGE_ALT, attachmentMeta, attachmentParent, mediaDetails, mediaMetaSelect, metaValue, missingSizes } from '../media/metadata.js';
 import { escHtml } from '../content/escape.js';
 
 type Row = Content & { meta?: { key: string; value: string }[] };
@@ -80,7 +80,9 @@ export const MediaResource = deriveResource(PostResource, {
     },
     post: {
       kind: 'integer', nullable: true, description: 'The ID for the associated post of the attachment.', contexts: VIEW_EDIT,
-      graphqlDescription: 'Id of the post or page it is attached to; null when unattached.', resolve: (r: Row) => r.parentId,
+      graphqlDescription: 'Id of the post or page it is attached to; null when unattached.',
+      // An id with nothing behind it is kept in the meta, as WordPress stores it as given.
+      select: mediaMetaSelect, resolve: (r: Row) => attachmentParent(r),
     },
     sourceUrl: {
       kind: 'uri', description: 'URL to the original attachment file.', contexts: ALL_CONTEXTS, readonly: true,

@@ -236,6 +236,8 @@ describe('PagesList', () => {
   it('excludes parents with parent_exclude', async () => {
     expect(idsOf(await q(`parent_exclude=${g.rootA}`))).toEqual(of('b1', 'rootB', 'rootA'));
     expect(idsOf(await q(`parent_exclude=${g.rootA},0`))).toEqual(of('b1'));
+    // 0 alone excludes the top level too (post_parent NOT IN (0)).
+    expect(idsOf(await q('parent_exclude=0'))).toEqual(of('b1', 'a2', 'a1'));
   });
 
   it('filters by exact menu_order', async () => {

@@ -19,6 +19,7 @@ import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
 import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
 import { searchPage, type SearchListFilter } from '../../content/search-list.js';
 import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
+import { MISSING_PARENT } from '../../media/metadata.js';
 
 type Where = PrismaNS.ContentWhereInput;
 
@@ -151,11 +152,27 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
   if (f.before) and.push({ date: { lt: boundDate(site, f.before, 'before') } });
   if (f.modifiedAfter) and.push({ modified: { gt: boundDate(site, f.modifiedAfter, 'modifiedAfter') } });
   if (f.modifiedBefore) and.push({ modified: { lt: boundDate(site, f.modifiedBefore, 'modifiedBefore') } });
-  if (f.parent?.length) and.push({ OR: [{ parentId: { in: f.parent.filter((p) => p > 0) } }, ...(f.parent.includes(0) ? [{ parentId: null }] : [])] });
+  // An attachment's parent with nothing behind it is kept in its meta, its column then empty
+  // (MISSING_PARENT): WordPress matches it as any other parent id, and not as unattached.
+  const keptParent = (ids: number[]): Where => ({ meta: { some: { key: MISSING_PARENT, value: { in: ids.map(String) } } } });
+  const unattached: Where = type === 'attachment' ? { parentId: null, meta: { none: { key: MISSING_PARENT } } } : { parentId: null };
+  if (f.parent?.length) {
+    const ids = f.parent.filter((p) => p > 0);
+    and.push({ OR: [
+      { parentId: { in: ids } },
+      ...(type === 'attachment' && ids.length ? [{ parentId: null, ...keptParent(ids) }] : []),
+      ...(f.parent.includes(0) ? [unattached] : []),
+    ] });
+  }
   if (f.parentExclude?.length) {
-    // NOT IN alone would drop top-level items (NULL parent) too: SQL's three-valued logic.
+    // NOT IN alone would drop top-level items (NULL parent) too: SQL's three-valued logic. An
+    // empty NOT IN is no condition at all (NULL included), so excluding 0 alone asks for a parent.
     const ids = f.parentExclude.filter((p) => p > 0);
-    and.push(f.parentExclude.includes(0) ? { parentId: { notIn: ids } } : { OR: [{ parentId: null }, { parentId: { notIn: ids } }] });
+    const otherParent: Where = { parentId: ids.length ? { notIn: ids } : { not: null } };
+    const keptNotExcluded: Where = { parentId: null, meta: { some: { key: MISSING_PARENT, value: { notIn: ids.map(String) } } } };
+    if (type !== 'attachment') and.push(f.parentExclude.includes(0) ? otherParent : { OR: [{ parentId: null }, otherParent] });
+    else if (f.parentExclude.includes(0)) and.push({ OR: [otherParent, keptNotExcluded] });
+    else and.push({ OR: [unattached, keptNotExcluded, otherParent] });
   }
   if (f.menuOrder != null) and.push({ menuOrder: f.menuOrder });
   if (f.format?.length) and.push({ format: { in: f.format } });
@@ -571,17 +588,29 @@ function writtenRow(id: number, guid: string, data: Record<string, unknown>): Wr
   return { id, ...data, guid, mimeType: '', trashedStatus: '', trashedSlug: '' } as WrittenContent['columns'];
 }
 
+const TARGET_SELECT = { id: true, type: true, status: true, authorId: true, trashedStatus: true, parentId: true } as const;
+
 /**
- * The item an attachment is attached to (`post`): 0 detaches. On upload the caller must be able
- * to edit it (rest_cannot_edit); revisions and attachments cannot hold attachments, and an id
- * with nothing behind it is refused (the parent is a foreign key here).
+ * The item an attachment is attached to (`post`; 0 detaches), as WordPress's attachments
+ * controller takes it. An upload needs edit_post on it (create_item_permissions_check), which an
+ * id with nothing behind it never grants and a revision passes on to the item it belongs to:
+ * rest_cannot_edit. Then a revision or an attachment cannot hold attachments, on upload and on
+ * update (rest_invalid_param, "Invalid parent type."). An update asks no right over the parent
+ * and stores an id with nothing behind it as given: the parent column is a foreign key here, so
+ * that id is returned as `missing`, kept in the attachment's meta (MISSING_PARENT).
  */
-async function attachmentTarget(ctx: Context, post: number, creating: boolean): Promise<number | null> {
-  if (post === 0) return null;
-  const target = post > 0 ? await ctx.prisma.content.findUnique({ where: { id: post } }) : null;
-  if (!target || ['revision', 'autosave', 'attachment'].includes(target.type)) invalidParam('post', 'rest_invalid_param', 'Invalid post ID.');
-  if (creating && !canEditContent(ctx, target)) throw restError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(!!ctx.viewer));
-  return target.id;
+async function attachmentTarget(ctx: Context, post: number, creating: boolean): Promise<{ parentId: number | null; missing: number | null }> {
+  if (post === 0) return { parentId: null, missing: null };
+  const target = await ctx.prisma.content.findUnique({ where: { id: post }, select: TARGET_SELECT });
+  const revision = !!target && (target.type === 'revision' || target.type === 'autosave');
+  if (creating) {
+    const owner = revision ? (target.parentId ? await ctx.prisma.content.findUnique({ where: { id: target.parentId }, select: TARGET_SELECT }) : null) : target;
+    if (!owner || !canEditContent(ctx, owner)) throw restError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authStatus(!!ctx.viewer));
+  }
+  if (target && (revision || target.type === 'attachment')) throw restError('rest_invalid_param', 'Invalid parent type.', 400);
+  if (target) return { parentId: target.id, missing: null };
+  // A negative id goes into WordPress's unsigned parent column, which then holds 0: unattached.
+  return { parentId: null, missing: post > 0 ? post : null };
 }
 
 /** Creates (id null) or updates a content item of `type`; returns its id. */
@@ -618,7 +647,9 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
   // Pages: a page made its own parent is stored with no parent (WordPress answers 200);
   // any other parent must be an existing page.
   let parentId = existing?.parentId ?? null;
-  if (input.post != null && type === 'attachment') parentId = await attachmentTarget(ctx, input.post, !existing);
+  // An attachment's parent id with nothing behind it (undefined: `post` not given, left as it is).
+  let missingParent: number | null | undefined;
+  if (input.post != null && type === 'attachment') ({ parentId, missing: missingParent } = await attachmentTarget(ctx, input.post, !existing));
   if (supports.pageAttributes && input.parent != null) {
     parentId = input.parent === 0 || input.parent === existing?.id ? null : input.parent;
     if (parentId) {
@@ -738,6 +769,11 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         if (!storedAsIs(input.meta.footnotes)) written = null;
         else written.footnotes = input.meta.footnotes;
       }
+    }
+
+    if (missingParent !== undefined && (existing || missingParent !== null)) {
+      await tx.postMeta.deleteMany({ where: { contentId: savedId, key: MISSING_PARENT } });
+      if (missingParent !== null) await tx.postMeta.create({ data: { contentId: savedId, key: MISSING_PARENT, value: String(missingParent) } });
     }
 
     if (supports.sticky && input.sticky != null) {

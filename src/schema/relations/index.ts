@@ -24,6 +24,7 @@ import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE } from '../../resources
 import { checkStatusFilter, listOrder, listWhere, readableRows, type ListFilter } from '../content/service.js';
 import { homePath, resolveUrl } from '../../site/resolve.js';
 import { MAX_WINDOW } from '../connections.js';
+import { attachmentParent, mediaMetaSelect } from '../../media/metadata.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyT = any;
@@ -269,8 +270,12 @@ builder.prismaObjectFields(MediaRef, ((t: AnyT) => ({
   attachedTo: t.field({
     type: ContentItemUnion, nullable: true,
     description: 'The post or page the file is attached to (`post` holds its id); null when unattached, or when the caller may not read it.',
-    select: { parentId: true },
-    resolve: (m: { parentId: number | null }, _a: unknown, ctx: Context) => (m.parentId ? contentById(ctx, [POST_TYPE.type, PAGE_TYPE.type]).load(m.parentId) : null),
+    // `post` may name an id with nothing behind it (kept in the meta): then there is no item.
+    select: { parentId: true, ...mediaMetaSelect },
+    resolve: (m: { parentId: number | null; meta?: { key: string; value: string }[] }, _a: unknown, ctx: Context) => {
+      const parent = attachmentParent(m);
+      return parent ? contentById(ctx, [POST_TYPE.type, PAGE_TYPE.type]).load(parent) : null;
+    },
   }),
 })) as never);
 
