@@ -40,7 +40,7 @@ export function pageByPosition<R extends { id: number }>(rows: R[], position: (r
  * transactions, and the answer is marked so the response cache does not keep it.
  */
 export function totalsCache(): (ctx: Context, key: string, load: () => Promise<number>) => Promise<number> {
-  const cache = versionCache<number>(2000, { slowMs: () => slowCounts.ms });
+  const cache = versionCache<number>(2000, { slowMs: () => slowCounts.ms, now: () => slowCounts.now() });
   return (ctx, key, load) => cache(ctx.db, key, load, direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
 }
 

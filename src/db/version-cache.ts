@@ -11,10 +11,12 @@ export interface VersionCacheOptions {
    * the count; they then lag the writes by one count's time.
    */
   slowMs?: () => number;
+  /** The clock loads are timed by, in milliseconds (`performance.now`); tests give one they move. */
+  now?: () => number;
 }
 
-/** The threshold the totals of lists and searches use (`slowMs`); the tests lower it. */
-export const slowCounts = { ms: 500 };
+/** The threshold and the clock the totals of lists and searches use (`slowMs`, `now`); tests set them. */
+export const slowCounts = { ms: 500, now: () => performance.now() };
 
 export interface VersionCache<T> {
   /** `stale`: a caller that accepts a remembered slow value (see `slowMs`); told when it gets one. */
@@ -25,7 +27,7 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
   // Per handle: each handle counts its own versions, so two sites in one process never share.
   const byDb = new WeakMap<Db, Map<string, Promise<T>>>();
   const slowByDb = new WeakMap<Db, Map<string, T>>();
-  const { slowMs } = options;
+  const { slowMs, now = () => performance.now() } = options;
   /** Loads that have resolved (with slowMs): their value is given, not a remembered one. */
   const settled = new WeakSet<Promise<T>>();
   return (db, key, load, stale) => {
@@ -47,11 +49,11 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
   };
 
   function timed(db: Db, key: string, load: () => Promise<T>, slow: () => number): Promise<T> {
-    const started = performance.now();
+    const started = now();
     const loading: Promise<T> = load().then((v) => {
       let slowOnes = slowByDb.get(db);
       if (!slowOnes) slowByDb.set(db, (slowOnes = new Map()));
-      if (performance.now() - started >= slow()) {
+      if (now() - started >= slow()) {
         if (slowOnes.size >= maxEntries) slowOnes.clear();
         slowOnes.set(key, v);
       } else {

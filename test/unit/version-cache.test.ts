@@ -1,6 +1,8 @@
 // versionCache: values per database version, and with `slowMs` a slow value given from before a
-// write (to a caller that accepts it) while it is loaded again.
-import { describe, expect, it } from 'vitest';
+// write (to a caller that accepts it) while it is loaded again. Loads here are promises the test
+// settles, timed by a clock the test moves: how long a load takes, and whether it is still
+// running, never depend on how busy the machine is.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { versionCache } from '../../src/db/version-cache.js';
 import type { Db } from '../../src/db/client.js';
 
@@ -10,13 +12,43 @@ function fakeDb() {
   return { db, write: () => void v++ };
 }
 
-/** A cache whose loads of 20 ms or more are slow, and a `stale` callback that counts its calls. */
-function slowCache() {
-  const told = { n: 0 };
-  return { cache: versionCache<number>(100, { slowMs: () => 20 }), told, stale: () => void told.n++ };
+/** A clock the test moves by hand. */
+function manualClock() {
+  let t = 1000;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-const after = <T>(ms: number, value: T) => () => new Promise<T>((done) => setTimeout(() => done(value), ms));
+/** A load the test finishes: `load` starts it (counted in `started`), `finish` resolves it after `ms` on the clock. */
+function pendingLoad<T>(clock: ReturnType<typeof manualClock>) {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  const self = {
+    started: 0,
+    load: () => { self.started++; return promise; },
+    finish(ms: number, value: T) { clock.advance(ms); resolve(value); },
+  };
+  return self;
+}
+
+/** A load that has taken `ms` by the clock when it resolves, with no waiting. */
+const took = <T>(clock: ReturnType<typeof manualClock>, ms: number, value: T) => () => { clock.advance(ms); return Promise.resolve(value); };
+
+/** A cache whose loads of 20 ms or more are slow by its clock, and a `stale` callback that counts its calls. */
+function slowCache() {
+  const clock = manualClock();
+  const told = { n: 0 };
+  return { cache: versionCache<number>(100, { slowMs: () => 20, now: clock.now }), clock, told, stale: () => void told.n++ };
+}
+
+/**
+ * What a promise has come to by the next turn of the event loop: its value, or 'pending'. Nothing
+ * here waits on anything but the test's own promises, so a value given at once is there by then.
+ */
+const byNextTurn = <T>(p: Promise<T>) => Promise.race([p, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+
+const unused = () => Promise.reject(new Error('a load was started where the one in flight should have been used'));
+
+afterEach(() => { vi.restoreAllMocks(); });
 
 describe('versionCache', () => {
   it('loads once per version, shared while in flight', async () => {
@@ -32,47 +64,67 @@ describe('versionCache', () => {
 
   it('gives a slow value from before a write while it is loaded again, and says so', async () => {
     const { db, write } = fakeDb();
-    const { cache, told, stale } = slowCache();
+    const { cache, clock, told, stale } = slowCache();
     // Nothing remembered yet: the first load is waited for.
-    expect(await cache(db, 'k', after(40, 10), stale)).toBe(10);
+    expect(await cache(db, 'k', took(clock, 40, 10), stale)).toBe(10);
     expect(told.n).toBe(0);
     write();
-    // After the write: the remembered 10 at once, while 11 is loaded.
-    const started = performance.now();
-    expect(await cache(db, 'k', after(40, 11), stale)).toBe(10);
-    expect(performance.now() - started).toBeLessThan(30);
+    // After the write: the remembered 10 while 11 is loaded (the load has not finished).
+    const again = pendingLoad<number>(clock);
+    expect(await byNextTurn(cache(db, 'k', again.load, stale))).toBe(10);
+    expect(again.started).toBe(1);
     expect(told.n).toBe(1);
     // A caller that does not accept it waits for the load (the same one, in flight).
-    expect(await cache(db, 'k', after(40, 99))).toBe(11);
+    const waiting = cache(db, 'k', unused);
+    expect(await byNextTurn(waiting)).toBe('pending');
+    again.finish(40, 11);
+    expect(await waiting).toBe(11);
     // Once the load has settled, everyone gets it.
-    expect(await cache(db, 'k', after(40, 99), stale)).toBe(11);
+    expect(await cache(db, 'k', unused, stale)).toBe(11);
     expect(told.n).toBe(1);
+    expect(again.started).toBe(1);
   });
 
   it('forgets a value once it loads fast again, and never remembers fast ones', async () => {
     const { db, write } = fakeDb();
-    const { cache, told, stale } = slowCache();
-    await cache(db, 'fast', after(0, 1), stale);
+    const { cache, clock, told, stale } = slowCache();
+    await cache(db, 'fast', took(clock, 19, 1), stale);
     write();
-    expect(await cache(db, 'fast', after(0, 2), stale)).toBe(2);
+    expect(await cache(db, 'fast', took(clock, 0, 2), stale)).toBe(2);
     expect(told.n).toBe(0);
 
-    await cache(db, 'k', after(40, 1), stale);
+    await cache(db, 'k', took(clock, 20, 1), stale);
     write();
-    expect(await cache(db, 'k', after(0, 2), stale)).toBe(1); // remembered while the (now fast) load runs
-    await new Promise((r) => setTimeout(r, 5));
+    const fast = pendingLoad<number>(clock);
+    expect(await byNextTurn(cache(db, 'k', fast.load, stale))).toBe(1); // remembered while the (now fast) load runs
+    fast.finish(5, 2);
+    expect(await cache(db, 'k', unused)).toBe(2); // the load in flight, settled
     write();
-    expect(await cache(db, 'k', after(40, 3), stale)).toBe(3); // forgotten: waited for
+    expect(await cache(db, 'k', took(clock, 40, 3), stale)).toBe(3); // forgotten: waited for
     expect(told.n).toBe(1);
   });
 
   it('keeps nothing past its version without slowMs', async () => {
     const { db, write } = fakeDb();
-    const cache = versionCache<number>();
+    const clock = manualClock();
+    const cache = versionCache<number>(100, { now: clock.now });
     const told = { n: 0 };
-    await cache(db, 'k', after(40, 1), () => void told.n++);
+    await cache(db, 'k', took(clock, 40, 1), () => void told.n++);
     write();
-    expect(await cache(db, 'k', after(40, 2), () => void told.n++)).toBe(2);
+    expect(await cache(db, 'k', took(clock, 40, 2), () => void told.n++)).toBe(2);
     expect(told.n).toBe(0);
+  });
+
+  it('times loads by performance.now unless given a clock', async () => {
+    const { db, write } = fakeDb();
+    let t = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => t);
+    const cache = versionCache<number>(100, { slowMs: () => 20 });
+    const told = { n: 0 };
+    const stale = () => void told.n++;
+    await cache(db, 'k', () => { t += 20; return Promise.resolve(1); }, stale);
+    write();
+    expect(await cache(db, 'k', () => Promise.resolve(2), stale)).toBe(1);
+    expect(told.n).toBe(1);
   });
 });
