@@ -66,18 +66,25 @@ describe('transaction statements', () => {
   });
 
   it.skipIf(!pg)('keep two concurrent transactions apart (PostgreSQL)', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    /** Resolves for everyone once all `n` have arrived. */
+    const meeting = (n: number) => {
+      let arrived = 0;
+      let open!: () => void;
+      const all = new Promise<void>((resolve) => { open = resolve; });
+      return () => { if (++arrived === n) open(); return all; };
+    };
+    // Both rows are written before either reads, and both read before either commits.
+    const written = meeting(2);
+    const read = meeting(2);
     const run = (slug: string) => site.db.prisma.$transaction(async (tx) => {
       await tx.term.create({ data: { taxonomy: 'post_tag', name: slug, slug } });
-      await gate;
+      await written();
       const rows = await txStatements(tx, site.db).query<{ slug: string }>(`SELECT "slug" FROM "Term" WHERE "slug" IN ('tx-a', 'tx-b') ORDER BY "slug"`);
+      await read();
       return rows.map((r) => r.slug);
     });
-    const both = Promise.all([run('tx-a'), run('tx-b')]);
-    setTimeout(release, 50);
     // Each sees its own uncommitted row and not the other's.
-    expect(await both).toEqual([['tx-a'], ['tx-b']]);
+    expect(await Promise.all([run('tx-a'), run('tx-b')])).toEqual([['tx-a'], ['tx-b']]);
   });
 
   describe('the last statement (finish)', () => {

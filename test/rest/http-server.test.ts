@@ -13,6 +13,20 @@ let site: TestSite;
 let server: Server;
 let port = 0;
 const lines: any[] = [];
+/** Checks waiting for log lines (untilLogged), run as each line is written. */
+const onLine = new Set<() => void>();
+
+/**
+ * Resolves once the lines written satisfy `done`: the access line is written when the answer's
+ * connection closes, which may come after the client has read the answer.
+ */
+function untilLogged(done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => { if (done()) { onLine.delete(check); resolve(); } };
+    onLine.add(check);
+    check();
+  });
+}
 let previousLogger: ReturnType<typeof service.useLogger>;
 
 /** Listens on the first free port of 9210–9229 (this file's share of the loopback ports). */
@@ -30,7 +44,7 @@ async function listen(s: Server): Promise<number> {
 
 beforeAll(async () => {
   site = await createTestSite({ bodyMaxBytes: 1000, headersTimeoutMs: 300, requestTimeoutMs: 5000, trustProxy: parseTrustProxy('127.0.0.1') });
-  previousLogger = service.useLogger(service.createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s)) } }));
+  previousLogger = service.useLogger(service.createLogger({ level: 'info', destination: { write: (s: string) => { lines.push(JSON.parse(s)); for (const check of onLine) check(); } } }));
   server = service.createHttpServer(site.app);
   port = await listen(server);
 });
@@ -89,7 +103,7 @@ describe('body size over the wire', () => {
     expect(data).toMatch(/^HTTP\/1\.1 413 /);
     expect(data).toContain('"code":"rest_request_too_large"');
     // The connection is cut after the answer: the access line is still written, once.
-    for (let i = 0; i < 50 && !lines.some((l) => l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+    await untilLogged(() => lines.some((l) => l.msg === 'request'));
     expect(lines.filter((l) => l.msg === 'request')).toMatchObject([{ method: 'POST', status: 413, path: '/wp-json/core/v2/posts' }]);
   });
 
@@ -120,8 +134,7 @@ describe('request ids and the access log', () => {
     expect(page.headers.get('x-request-id')).not.toBe(made);
     await page.text();
 
-    // The close event of the last answer may follow the fetch by a tick.
-    for (let i = 0; i < 50 && lines.filter((l) => l.msg === 'request').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await untilLogged(() => lines.filter((l) => l.msg === 'request').length >= 3);
     const access = lines.filter((l) => l.msg === 'request');
     expect(access).toHaveLength(3);
     expect(access[0]).toMatchObject({
@@ -144,7 +157,7 @@ describe('request ids and the access log', () => {
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ code: 'internal_server_error', message: 'The server could not answer this request.', data: { status: 500 } });
     } finally { (site.app as { handle: unknown }).handle = original; }
-    for (let i = 0; i < 50 && !lines.some((l) => l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 10));
+    await untilLogged(() => lines.some((l) => l.msg === 'request'));
     expect(lines.find((l) => l.msg === 'unexpected error')).toMatchObject({ level: 50, err: { message: 'boom from a test' } });
     expect(lines.find((l) => l.msg === 'request')).toMatchObject({ level: 50, status: 500 });
   });
