@@ -1,6 +1,7 @@
 // The Pothos builder and its plugins; defines no domain types.
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import NullableRootsPlugin from './nullable-roots.js';
 import { GraphQLJSON, GraphQLLocalDateTime, GraphQLURL } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
@@ -17,7 +18,9 @@ export const builder = new SchemaBuilder<{
     File: { Input: File; Output: never };
   };
 }>({
-  plugins: [PrismaPlugin],
+  // Nullable Query and Mutation fields, so one failing root field does not blank the rest of the
+  // answer (the reasons, and why Subscription is left alone, are in nullable-roots.ts).
+  plugins: [PrismaPlugin, NullableRootsPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.prisma,
