@@ -1,12 +1,13 @@
-// What guards /graphql for outside clients: depth and cost limits (graphql-armor), introspection
-// on or off, and persisted operations (an allow-list of documents by hash). These are yoga
-// plugins, so they apply to /graphql only: the REST routes run their own prepared documents with
-// `execute` (gateway/execute.ts) and never pass through them.
-import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+// What guards /graphql for outside clients: the size of a document (aliases and fields), its depth
+// (graphql-armor) and its cost with the request's variables (gateway/graphql-cost.ts),
+// introspection on or off, and persisted operations (an allow-list of documents by hash). These are
+// yoga plugins, so they apply to /graphql only: the REST routes run their own prepared documents
+// with `execute` (gateway/execute.ts) and never pass through them.
+import { GraphQLError, type ASTVisitor, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { documentShape, operationCost, type DocumentShape } from './graphql-cost.js';
 import type { Config } from '../src/config.js';
 
 /**
@@ -36,6 +37,49 @@ function noIntrospection(ctx: ValidationContext): ASTVisitor {
   };
 }
 
+/**
+ * Refuses a document with more aliases or fields than allowed before it is validated, because
+ * validation takes time in proportion to the document (5,000 aliases, hundreds of milliseconds).
+ * The counts do not depend on the variables, so the refusal may be kept with the document's
+ * validation result. Fragments count where they are spread, so a fragment spread in many places
+ * cannot widen the answer unseen.
+ */
+function shapeLimits(maxAliases: number, maxFields: number): Plugin {
+  const shapes = new WeakMap<DocumentNode, DocumentShape>();
+  return {
+    onValidate({ params, setResult }) {
+      let shape = shapes.get(params.documentAST);
+      if (!shape) shapes.set(params.documentAST, (shape = documentShape(params.documentAST)));
+      const errors: GraphQLError[] = [];
+      if (maxAliases > 0 && shape.aliases > maxAliases) errors.push(refusal(`Aliases limit of ${maxAliases} exceeded, found ${shape.aliases}.`, 'graphql_alias_limit'));
+      if (maxFields > 0 && shape.fields > maxFields) errors.push(refusal(`Field limit of ${maxFields} exceeded, found ${shape.fields}.`, 'graphql_field_limit'));
+      if (errors.length) setResult(errors);
+    },
+  };
+}
+
+/**
+ * Refuses an operation whose cost (gateway/graphql-cost.ts) is over `max`, once its variables are
+ * known: just before it runs, after the document was validated and the context made. Not a
+ * validation rule: validation results are kept by the document's text, whatever the variables.
+ */
+function costLimit(max: number): Plugin {
+  const check = (args: ExecutionArgs): GraphQLError | null => {
+    const cost = operationCost(args.schema, args.document, args.variableValues as Record<string, unknown> | null | undefined, args.operationName);
+    return cost !== null && cost > max ? refusal(`Query cost limit of ${max} exceeded, found ${cost}.`, 'graphql_cost_limit') : null;
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
+}
+
 /** The plugins for `config`; `list`: the persisted operations (loadPersistedOperations), when they are on. */
 export function graphqlGuards(config: Config, list: Map<string, string> | null): Plugin[] {
   const plugins: Plugin[] = [];
@@ -50,12 +94,11 @@ export function graphqlGuards(config: Config, list: Map<string, string> | null):
       },
     }) as Plugin);
   }
+  if (config.graphqlMaxAliases > 0 || config.graphqlMaxFields > 0) plugins.push(shapeLimits(config.graphqlMaxAliases, config.graphqlMaxFields));
   if (config.graphqlMaxDepth > 0) {
     plugins.push(maxDepthPlugin({ n: config.graphqlMaxDepth, flattenFragments: true, propagateOnRejection: false, onReject: report('graphql_depth_limit') }) as Plugin);
   }
-  if (config.graphqlMaxCost > 0) {
-    plugins.push(costLimitPlugin({ maxCost: config.graphqlMaxCost, flattenFragments: true, propagateOnRejection: false, onReject: report('graphql_cost_limit') }) as Plugin);
-  }
+  if (config.graphqlMaxCost > 0) plugins.push(costLimit(config.graphqlMaxCost));
   if (!config.graphqlIntrospection) plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) });
   return plugins;
 }

@@ -74,9 +74,16 @@ export interface Config {
   seoAllowHosts: string[];
   /** Authors, terms and items a seo/v1 import handles per call (SEO_IMPORT_CHUNK, default 50). */
   seoImportChunkSize: number;
-  /** /graphql: deepest selection (GRAPHQL_MAX_DEPTH, default 12) and highest cost (GRAPHQL_MAX_COST, default 5000); 0 turns a limit off. */
+  /**
+   * /graphql: deepest selection (GRAPHQL_MAX_DEPTH, default 12); highest cost (GRAPHQL_MAX_COST,
+   * default 25000: values the answer can hold, lists at the sizes asked, see gateway/graphql-cost.ts);
+   * most aliases (GRAPHQL_MAX_ALIASES, default 30) and fields (GRAPHQL_MAX_FIELDS, default 500) in
+   * an operation, fragments counted where spread. 0 turns a limit off.
+   */
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  graphqlMaxAliases: number;
+  graphqlMaxFields: number;
   /** /graphql persisted operations (GRAPHQL_PERSISTED): off, allow (ids or documents), only (ids from the list only). */
   graphqlPersisted: 'off' | 'allow' | 'only';
   /** The JSON file of id → document (GRAPHQL_PERSISTED_FILE). */
@@ -133,7 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seoImportChunkSize: Math.max(1, Number(env.SEO_IMPORT_CHUNK ?? 50) || 50),
     loopbackUrl: env.LOOPBACK_URL ? env.LOOPBACK_URL.replace(/\/+$/, '') : null,
     graphqlMaxDepth: Math.max(0, Number(env.GRAPHQL_MAX_DEPTH ?? 12) || 0),
-    graphqlMaxCost: Math.max(0, Number(env.GRAPHQL_MAX_COST ?? 5000) || 0),
+    graphqlMaxCost: Math.max(0, Number(env.GRAPHQL_MAX_COST ?? 25_000) || 0),
+    graphqlMaxAliases: Math.max(0, Number(env.GRAPHQL_MAX_ALIASES ?? 30) || 0),
+    graphqlMaxFields: Math.max(0, Number(env.GRAPHQL_MAX_FIELDS ?? 500) || 0),
     graphqlPersisted: env.GRAPHQL_PERSISTED === 'allow' || env.GRAPHQL_PERSISTED === 'only' ? env.GRAPHQL_PERSISTED : 'off',
     graphqlPersistedFile: resolve(env.GRAPHQL_PERSISTED_FILE ?? './persisted-operations.json'),
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',

@@ -1,4 +1,4 @@
-// What guards /graphql for outside clients: depth and cost limits, persisted operations,
+// What guards /graphql for outside clients: depth, cost, alias and field limits, persisted operations,
 // introspection and GraphiQL; and the REST routes, which run their own documents, untouched by them.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,13 +67,14 @@ describe('cost limit', () => {
     const wide = `{ posts { nodes { id slug status date modified link title { raw rendered } content { raw rendered } excerpt { raw rendered } } } }`;
     const res = await post(app, { query: wide });
     expectRefused(res, 'graphql_cost_limit');
-    expect(res.body.errors[0].message).toMatch(/Query Cost limit of 20 exceeded/i);
+    // 10 posts (the list's default page) × 15 fields, and posts and nodes.
+    expect(res.body.errors[0].message).toBe('Query cost limit of 20 exceeded, found 152.');
   });
 });
 
 describe('the REST routes are not limited', () => {
   it('serves lists, items and writes with limits far below their documents', async () => {
-    const app = appWith({ graphqlMaxDepth: 1, graphqlMaxCost: 1, graphqlIntrospection: false, graphqlPersisted: 'off' });
+    const app = appWith({ graphqlMaxDepth: 1, graphqlMaxCost: 1, graphqlMaxAliases: 1, graphqlMaxFields: 1, graphqlIntrospection: false, graphqlPersisted: 'off' });
     const auth = site.users.administrator.auth;
     const list = await app.fetch(new Request(`${SITE}/wp-json/core/v2/posts?_embed=1`));
     expect(list.status).toBe(200);
@@ -82,8 +83,10 @@ describe('the REST routes are not limited', () => {
     const created = await app.fetch(new Request(`${SITE}/wp-json/core/v2/posts`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Through REST', status: 'publish' }) }));
     expect(created.status).toBe(201);
     expect(((await created.json()) as { title: { raw: string } }).title.raw).toBe('Through REST');
-    // …while /graphql on the same app refuses the same depth.
-    expectRefused(await post(app, { query: DEPTH_3 }), 'graphql_depth_limit');
+    // …while /graphql on the same app refuses a document of three fields, before even its depth is looked at.
+    expectRefused(await post(app, { query: DEPTH_3 }), 'graphql_field_limit');
+    expectRefused(await post(appWith({ graphqlMaxDepth: 1, graphqlMaxCost: 1 }), { query: DEPTH_3 }), 'graphql_depth_limit');
+    expectRefused(await post(appWith({ graphqlMaxCost: 1 }), { query: DEPTH_3 }), 'graphql_cost_limit');
   });
 });
 
