@@ -1,25 +1,13 @@
 // The API reference page in a real browser (Debian's Chromium through playwright-core) against
 // the real node:http server: the renderer served by the service draws the generated document,
 // and the page asks nothing of any other host.
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestSite, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
-import { createApp } from '../../gateway/app.js';
+import { browserTestsRun, close, launchChromium, serveSite } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && !process.env.CI) {
-  console.warn(`test/browser/api-reference.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium). In CI it must run.`);
-}
-
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server | undefined) => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-
-describe.skipIf(!available && !process.env.CI)('API reference page in Chromium', () => {
+describe.runIf(browserTestsRun(import.meta.filename))('API reference page in Chromium', () => {
   let site: TestSite;
   let server: Server;
   let browser: Browser;
@@ -27,14 +15,8 @@ describe.skipIf(!available && !process.env.CI)('API reference page in Chromium',
 
   beforeAll(async () => {
     site = await createTestSite();
-    server = createServer();
-    base = `http://127.0.0.1:${await listen(server)}`;
-    const http = createHttpServer(createApp({ ...site.app.config, siteUrl: base }, site.db));
-    for (const listener of http.listeners('request')) server.on('request', listener as (...a: unknown[]) => void);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    ({ server, base } = await serveSite(site));
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

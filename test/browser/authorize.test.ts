@@ -1,26 +1,14 @@
 // The authorize-application flow in a real browser (Debian's Chromium through playwright-core)
 // against the real node:http server: sign in, approve, follow the redirect to the application's
 // loopback callback, use the password it received; and the reject path.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestSite, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
-import { createApp } from '../../gateway/app.js';
+import { browserTestsRun, close, launchChromium, listen, serveSite } from '../helpers/browser.js';
 import { setOption } from '../../src/site/options.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && !process.env.CI) {
-  console.warn(`test/browser/authorize.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium). In CI it must run.`);
-}
-
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server | undefined) => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-
-describe.skipIf(!available && !process.env.CI)('authorize-application in Chromium', () => {
+describe.runIf(browserTestsRun(import.meta.filename))('authorize-application in Chromium', () => {
   let site: TestSite;
   let server: Server;
   let callback: Server;
@@ -44,17 +32,11 @@ describe.skipIf(!available && !process.env.CI)('authorize-application in Chromiu
     site = await createTestSite();
     // The real server (gateway/server.ts over createApp): its address is known only once it
     // listens, so the socket is opened first and the app's request handler attached after.
-    server = createServer();
-    base = `http://127.0.0.1:${await listen(server)}`;
-    await setOption(site.db.prisma, 'siteurl', base);
-    site.db.changed();
-    const http = createHttpServer(createApp({ ...site.app.config, siteUrl: base }, site.db));
-    for (const listener of http.listeners('request')) server.on('request', listener as (...a: unknown[]) => void);
-
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    ({ server, base } = await serveSite(site, async (address) => {
+      await setOption(site.db.prisma, 'siteurl', address);
+      site.db.changed();
+    }));
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -3,27 +3,18 @@
 // must draw its editor, load the schema and run a query from what the service itself sends,
 // under the service's Content-Security-Policy; first from the source (createApp over node:http),
 // then from the compiled bundle (`npm start`'s dist/gateway/main.js).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestSite, type TestSite } from '../helpers/app.js';
-import { createHttpServer } from '../../gateway/server.js';
-import { createApp } from '../../gateway/app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && !process.env.CI) {
-  console.warn(`test/browser/graphiql.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium). In CI it must run.`);
-}
+import { browserTestsRun, close, launchChromium, serveSite } from '../helpers/browser.js';
+import { startCompiled, type Compiled } from '../helpers/processes.js';
 
 const root = join(import.meta.dirname, '../..');
-const listen = (server: Server, port = 0) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server | undefined) => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 
 interface Seen {
   base: string;
@@ -116,14 +107,11 @@ function expectOffline(seen: Seen) {
   for (const url of seen.workers) expect(url.startsWith(`blob:${seen.base}/`), url).toBe(true);
 }
 
-describe.skipIf(!available && !process.env.CI)('GraphiQL in Chromium, offline', () => {
+describe.runIf(browserTestsRun(import.meta.filename))('GraphiQL in Chromium, offline', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -137,10 +125,7 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in Chromium, offline', 
 
     beforeAll(async () => {
       site = await createTestSite();
-      server = createServer();
-      base = `http://127.0.0.1:${await listen(server)}`;
-      const http = createHttpServer(createApp({ ...site.app.config, siteUrl: base }, site.db));
-      for (const listener of http.listeners('request')) server.on('request', listener as (...a: unknown[]) => void);
+      ({ server, base } = await serveSite(site));
     }, 120_000);
 
     afterAll(async () => {
@@ -159,43 +144,22 @@ describe.skipIf(!available && !process.env.CI)('GraphiQL in Chromium, offline', 
 
   describe('from the build', () => {
     let dir = '';
-    let child: ChildProcess | undefined;
-    let base = '';
+    let service: Compiled | undefined;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'site-graphiql-'));
       // What `npm start` runs first; the build takes turns with any other (a lock).
       await new Promise<void>((resolve, reject) => execFile(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root }, (err) => (err ? reject(err) : resolve())));
-      const probe = createServer();
-      const port = await listen(probe);
-      await close(probe);
-      const env: NodeJS.ProcessEnv = {
-        ...process.env, WORKERS: '1', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads'),
-      };
-      for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL']) delete env[name];
-      base = `http://127.0.0.1:${port}`;
-      const started = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      child = started;
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        started.stdout!.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) resolve(); });
-        started.stderr!.on('data', (chunk) => { err += chunk; });
-        started.once('exit', (code) => reject(new Error(`dist/gateway/main.js exited (${code}) before listening:\n${out}\n${err}`)));
-      });
+      service = await startCompiled({ DATABASE_URL: `file:${join(dir, 'site.db')}`, UPLOADS_DIR: join(dir, 'uploads') });
     }, 120_000);
 
     afterAll(async () => {
-      if (child?.pid && child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child!.once('exit', resolve));
-        try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-        await exited;
-      }
+      await service?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     it('works the same from the compiled bundle (dist/gateway/main.js)', async () => {
-      const seen = await runGraphiQL(browser, base);
+      const seen = await runGraphiQL(browser, service!.base);
       expectOffline(seen);
       expect(seen.result).toMatch(/"__typename": "\w+"/);
     }, 120_000);

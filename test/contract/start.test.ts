@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { groupPids, hasProc, servingProcesses, type ServingProcess } from '../helpers/processes.js';
+import { groupPids, hasProc, servingProcesses, startCompiled, type ServingProcess } from '../helpers/processes.js';
 import { openDb } from '../../src/db/client.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -124,26 +124,12 @@ describe('npm start', () => {
     });
     await new Promise<void>((ready) => pages.listen(0, '127.0.0.1', ready));
     const host = `127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
-    const env: NodeJS.ProcessEnv = {
-      ...process.env, WORKERS: '1', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-fetch.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads'),
-      URL_DETAILS_ALLOW_HOSTS: host, OEMBED_ALLOW_HOSTS: host,
-    };
-    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    let err = '';
-    child.stderr.on('data', (chunk) => { err += chunk; });
+    const service = await startCompiled({ DATABASE_URL: `file:${join(dir, 'site-fetch.db')}`, UPLOADS_DIR: join(dir, 'uploads'), URL_DETAILS_ALLOW_HOSTS: host, OEMBED_ALLOW_HOSTS: host });
     try {
-      let out = '';
-      await new Promise<void>((ready, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
-        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
-      });
       // The new site's application password, printed once at its first start.
-      const password = /application password: +(\S+(?: \S+){5})/.exec(out)![1];
+      const password = /application password: +(\S+(?: \S+){5})/.exec(service.out())![1];
       const auth = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` };
-      const api = `http://127.0.0.1:${port}/wp-json`;
+      const api = `${service.base}/wp-json`;
       const article = encodeURIComponent(`http://${host}/article`);
       const details = await fetch(`${api}/block-editor/v1/url-details?url=${article}`, { headers: auth });
       expect(details.status).toBe(200);
@@ -152,11 +138,10 @@ describe('npm start', () => {
       expect(proxied.status).toBe(200);
       expect(await proxied.json()).toMatchObject({ type: 'rich', provider_name: 'Loopback', html: expect.stringContaining('From the provider') });
     } finally {
-      process.kill(child.pid!, 'SIGTERM');
       await new Promise((done) => pages.close(done));
+      expect(await service.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
-    expect(err).toBe('');
+    expect(service.err()).toBe('');
   }, 120_000);
 
   it('a port in use fails the start: one line on stderr says why, the workers go, exit code 1', async () => {
@@ -194,21 +179,11 @@ describe('npm start', () => {
   }, 120_000);
 
   it('keeps stderr for what goes wrong: a GraphQL list asking for featured images writes nothing there', async () => {
-    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
-    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '1', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-stderr.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
-    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    let err = '';
-    child.stderr.on('data', (chunk) => { err += chunk; });
+    const databaseUrl = `file:${join(dir, 'site-stderr.db')}`;
+    const service = await startCompiled({ DATABASE_URL: databaseUrl, UPLOADS_DIR: join(dir, 'uploads') });
     try {
-      let out = '';
-      await new Promise<void>((ready, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}`)), 100_000);
-        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
-      });
       // A post without a featured image, written beside the service (SQLite lets both in).
-      const db = await openDb(env.DATABASE_URL!);
+      const db = await openDb(databaseUrl);
       try {
         const now = new Date();
         await db.prisma.content.create({ data: { type: 'post', status: 'publish', authorId: 1, title: 'No image', content: 'Text.', slug: 'no-image', date: now, dateGmt: now, modified: now, modifiedGmt: now } });
@@ -217,32 +192,23 @@ describe('npm start', () => {
       }
       const query = '{ posts(perPage: 10) { nodes { id featuredMedia featuredMediaNode { sourceUrl } } } }';
       for (let i = 0; i < 3; i++) {
-        const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+        const res = await fetch(`${service.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
         expect(res.status).toBe(200);
         const nodes = ((await res.json()) as { data: { posts: { nodes: { featuredMedia: number; featuredMediaNode: unknown }[] } } }).data.posts.nodes;
         expect(nodes.length).toBeGreaterThan(0);
         expect(nodes.filter((n) => n.featuredMedia === 0 && n.featuredMediaNode === null).length).toBe(nodes.length);
       }
     } finally {
-      process.kill(child.pid!, 'SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await service.stop()).toBe(0);
     }
-    expect(err).not.toContain('Prisma query was unused');
+    expect(service.err()).not.toContain('Prisma query was unused');
   }, 120_000);
 
   it('replaces a worker that dies, and keeps answering', async () => {
     if (!hasProc) return;
-    const port = await new Promise<number>((done) => { const probe = createServer(); probe.listen(0, '127.0.0.1', () => { const p = (probe.address() as AddressInfo).port; probe.close(() => done(p)); }); });
-    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '2', PORT: String(port), DATABASE_URL: `file:${join(dir, 'site-replace.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
-    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const service = await startCompiled({ WORKERS: '2', DATABASE_URL: `file:${join(dir, 'site-replace.db')}`, UPLOADS_DIR: join(dir, 'uploads') });
+    const { child } = service;
     try {
-      let out = '';
-      await new Promise<void>((ready, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}`)), 100_000);
-        child.stdout.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) { clearTimeout(timer); ready(); } });
-      });
       const workers = () => servingProcesses(child.pid!).filter((p) => p.pid !== child.pid).map((p) => p.pid);
       const [victim, other] = workers();
       process.kill(victim, 'SIGKILL');
@@ -255,34 +221,20 @@ describe('npm start', () => {
       expect(now).toHaveLength(2);
       expect(now).toContain(other);
       expect(now).not.toContain(victim);
-      for (let i = 0; i < 4; i++) expect((await fetch(`http://127.0.0.1:${port}/wp-json/`)).status).toBe(200);
+      for (let i = 0; i < 4; i++) expect((await fetch(`${service.base}/wp-json/`)).status).toBe(200);
     } finally {
-      process.kill(child.pid!, 'SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await service.stop()).toBe(0);
     }
   }, 120_000);
 
   it('stops its workers before it goes: SIGTERM to the primary alone ends every process with exit 0 and no error', async () => {
     if (!hasProc) return;
-    const env: NodeJS.ProcessEnv = { ...process.env, WORKERS: '2', PORT: '0', DATABASE_URL: `file:${join(dir, 'site-stop.db')}`, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads') };
-    for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk) => { err += chunk; });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    await new Promise<void>((ready, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no start-up line:\n${out}\n${err}`)), 100_000);
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('listening on ')) { clearTimeout(timer); ready(); }
-      });
-    });
+    const service = await startCompiled({ WORKERS: '2', DATABASE_URL: `file:${join(dir, 'site-stop.db')}`, UPLOADS_DIR: join(dir, 'uploads') });
+    const { child } = service;
     const workers = servingProcesses(child.pid!).filter((p) => p.pid !== child.pid).map((p) => p.pid);
     expect(workers).toHaveLength(2);
-    process.kill(child.pid!, 'SIGTERM');
-    expect(await exited).toBe(0);
-    expect(err).not.toMatch(/EPIPE|Unhandled|Error/);
+    expect(await service.stop()).toBe(0);
+    expect(service.err()).not.toMatch(/EPIPE|Unhandled|Error/);
     expect(groupPids(child.pid!)).toEqual([]);
   }, 120_000);
 });

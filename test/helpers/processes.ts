@@ -1,6 +1,10 @@
 // The processes of a process group that serve (a node running gateway/main, primary or cluster
-// worker), read from /proc: how the start commands are checked to serve compiled JavaScript.
+// worker), read from /proc: how the start commands are checked to serve compiled JavaScript; and
+// the compiled service started as `npm start` runs it, for the tests that need a real one.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 export interface ServingProcess {
   pid: number;
@@ -41,4 +45,54 @@ export function servingProcesses(pgid: number): ServingProcess[] {
     } catch { /* gone meanwhile */ }
   }
   return found;
+}
+
+/** A loopback port free a moment ago (for a server in another process, which must be told its port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.listen(0, '127.0.0.1', () => { const { port } = probe.address() as AddressInfo; probe.close(() => resolve(port)); });
+  });
+}
+
+export interface Compiled {
+  child: ChildProcess;
+  /** Its address, `http://127.0.0.1:PORT`. */
+  base: string;
+  /** What it wrote so far. */
+  out(): string;
+  err(): string;
+  /** Its exit code, once it exits. */
+  exited: Promise<number | null>;
+  /** SIGTERM to its primary (the workers are stopped by it); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/**
+ * Starts the compiled service as `npm start` runs it (`node dist/gateway/main.js`, built already)
+ * in its own process group, on a free loopback port, with `env` over the test's environment (less
+ * what would point it elsewhere); resolves once it prints its "listening on" line.
+ */
+export async function startCompiled(env: NodeJS.ProcessEnv): Promise<Compiled> {
+  const port = await freePort();
+  const full: NodeJS.ProcessEnv = { ...process.env, WORKERS: '1', PORT: String(port), ADMIN_PASSWORD: 'admin-password', ...env };
+  for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL']) if (!(name in env)) delete full[name];
+  const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk) => { err += chunk; });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  await new Promise<void>((ready, fail) => {
+    child.stdout!.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) ready(); });
+    void exited.then((code) => fail(new Error(`dist/gateway/main.js exited (${code}) before listening:\n${out}\n${err}`)));
+  });
+  return {
+    child, base: `http://127.0.0.1:${port}`, out: () => out, err: () => err, exited,
+    stop() {
+      if (child.exitCode === null && child.signalCode === null) { try { process.kill(child.pid!, 'SIGTERM'); } catch { /* gone */ } }
+      return exited;
+    },
+  };
 }
