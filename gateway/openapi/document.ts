@@ -1,8 +1,12 @@
 // The OpenAPI 3.1 description of the REST interface, derived from the route table alone: paths
 // from the patterns, parameters and request bodies from the endpoints' args, security from their
 // permission, response bodies from the routes' item schemas (the ones OPTIONS and `context=help`
-// print). Nothing here names a route or a field: a route added to the table is described as it is.
+// print). Nothing here names a route: a route added to the table is described as it is. The
+// schemas are rewritten for the wire (./wire.ts): answers as WordPress sends them, inputs as it
+// accepts them, so the document holds as a contract (the tests check every answer against it).
 import type { ArgDef, Endpoint, Method, RouteEntry } from '../types.js';
+import { accepted, answered } from './wire.js';
+import { ANSWERS } from './answers.js';
 
 export type OpenApiDocument = Record<string, any>;
 type Schema = Record<string, unknown>;
@@ -27,6 +31,10 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   401: { name: 'Unauthorized', description: 'No or bad credentials where the endpoint needs a signed-in caller (`rest_forbidden`, `rest_cannot_*`, `incorrect_password`).' },
   403: { name: 'Forbidden', description: 'The signed-in caller lacks the capability (`rest_forbidden`, `rest_cannot_*`, `rest_forbidden_context`).' },
   404: { name: 'NotFound', description: 'No such item (`rest_post_invalid_id` and the like), or no route for the path and method (`rest_no_route`).' },
+  410: { name: 'Gone', description: 'The item is in the trash already (`rest_already_trashed`).' },
+  413: { name: 'TooLarge', description: 'The request body is larger than the site accepts (`rest_request_too_large`).' },
+  501: { name: 'NotImplemented', description: 'The item cannot be trashed, only deleted with `force=true` (`rest_trash_not_supported`), or a format the endpoint does not speak.' },
+  default: { name: 'Error', description: 'Any other error, as a WordPress error: a method the endpoint refuses (405), a conflict (409), a failed precondition (412), a media type it does not take (415), a server failure (500).' },
 };
 
 // ------------------------------------------------------------------------------ paths
@@ -138,7 +146,7 @@ function hasContexts(schema: Schema): boolean {
 /** An arg as a parameter or body property: its schema, minus the flags that stay on the gateway's side. */
 function argSchema(arg: ArgDef): Schema {
   const { required: _required, skipValidation: _skip, ...rest } = arg;
-  return toJsonSchema(rest);
+  return accepted(toJsonSchema(rest));
 }
 
 /** A parameter's schema: its description is the parameter's, not repeated inside. */
@@ -164,7 +172,10 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
           type: 'object', required: ['status'], additionalProperties: true,
           properties: {
             status: { type: 'integer', description: 'The HTTP status.' },
-            params: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per parameter, why it was refused (`rest_invalid_param`).' },
+            params: {
+              description: 'Per parameter, why it was refused (`rest_invalid_param`); the names of the missing ones (`rest_missing_callback_param`).',
+              anyOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', items: { type: 'string' } }],
+            },
           },
         },
         additional_errors: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, data: {} } } },
@@ -175,6 +186,10 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
     responses[r.name] = { description: r.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/WP_Error' } } } };
   }
+  responses.Refused = {
+    description: 'A refusal: a WordPress error, or the body of the service the route stands in for, as that service answers it.',
+    content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/WP_Error' }, { type: 'object' }] } } },
+  };
 
   // One component per item schema and view; the same schema met on several routes is published once.
   const published = new Map<string, string>();
@@ -206,10 +221,10 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     const out: Record<string, string> = {};
     if (hasContexts(item)) {
       for (const c of CONTEXTS) {
-        out[c] = register(`${base}.${c}`, { ...toJsonSchema(item, c), description: `${item.title ?? base}, as answered with \`context=${c}\`.` });
+        out[c] = register(`${base}.${c}`, { ...answered(toJsonSchema(item, c)), description: `${item.title ?? base}, as answered with \`context=${c}\`.` });
       }
     } else {
-      out[''] = register(base, toJsonSchema(item));
+      out[''] = register(base, answered(toJsonSchema(item)));
     }
     seen.set(route.schema!, out);
     return out;
@@ -315,31 +330,66 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
 
   function responsesOf(route: RouteEntry, endpoint: Endpoint, method: Method, collection: boolean, hasPathParams: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    const notes = ANSWERS[`${method} ${openApiPath(route.pattern)}`] ?? {};
+    // A paginated GET answers a list whatever else the route does (revisions, abilities).
+    const list = method === 'GET' && (collection || 'per_page' in endpoint.args);
+    const paged = list && 'per_page' in endpoint.args;
+    const headers: Record<string, unknown> = {};
+    if (paged) {
+      headers['X-WP-Total'] = { required: true, description: 'How many items match, on every page.', schema: { type: 'integer', minimum: 0 } };
+      headers['X-WP-TotalPages'] = { required: true, description: 'How many pages of `per_page` items there are.', schema: { type: 'integer', minimum: 0 } };
+      headers.Link = { description: 'The `prev` and `next` pages, where there are any.', schema: { type: 'string' } };
+    }
+    if (method === 'GET') {
+      headers.Allow = { description: 'The methods the caller may use on this route.', schema: { type: 'string' } };
+      headers.ETag = { description: 'On anonymous reads: the answer\'s strong validator (`If-None-Match` answers 304).', schema: { type: 'string' } };
+    }
+    /** The success answer's media types: JSON, what the handler also sends, and JSONP for reads. */
+    const content = (schema: Schema): Record<string, unknown> => ({
+      'application/json': { schema },
+      ...Object.fromEntries(Object.entries(notes.types ?? {}).map(([t, d]) => [t, { schema: { type: 'string', description: d } }])),
+      ...(method === 'GET' ? { 'application/javascript': { schema: { type: 'string', description: 'With `_jsonp=callback`: the JSON wrapped in a call of that function.' } } } : {}),
+    });
+    const withHeaders = (r: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+      const all = { ...headers, ...extra };
+      return Object.keys(all).length ? { ...r, headers: all } : r;
+    };
     if (route.schema) {
       const one = itemResponse(route, endpoint, method);
       if (method === 'GET') {
-        out['200'] = {
-          description: collection ? 'The items of the page asked for; `X-WP-Total` and `X-WP-TotalPages` count them all.' : 'The item.',
-          content: { 'application/json': { schema: collection ? { type: 'array', items: one } : one } },
-        };
+        out['200'] = withHeaders({
+          description: list ? 'The items of the page asked for; `X-WP-Total` and `X-WP-TotalPages` count them all.' : 'The item.',
+          content: content(list ? { type: 'array', items: one } : one),
+        });
       } else if (method === 'DELETE') {
         out['200'] = {
           description: 'The item moved to the trash, or with `force=true` its last state.',
-          content: { 'application/json': { schema: { anyOf: [one, { type: 'object', properties: { deleted: { type: 'boolean' }, previous: one } }] } } },
+          content: content({ anyOf: [one, { type: 'object', required: ['deleted'], properties: { deleted: { type: 'boolean' }, previous: one } }] }),
         };
       } else if (collection && method === 'POST') {
-        out['201'] = { description: 'The item made; `Location` is its address.', content: { 'application/json': { schema: one } } };
+        out['201'] = {
+          description: 'The item made; `Location` is its address.', content: content(one),
+          headers: { Location: { description: 'The address of the item made.', schema: { type: 'string', format: 'uri' } } },
+        };
       } else {
-        out['200'] = { description: 'The item as it now is.', content: { 'application/json': { schema: one } } };
+        out['200'] = { description: 'The item as it now is.', content: content(one) };
       }
+      for (const [status, description] of Object.entries(notes.statuses ?? {})) out[status] ??= { description, content: content(one) };
     } else {
-      out['2XX'] = { description: 'The answer (this route publishes no item schema).', content: { 'application/json': { schema: {} } } };
+      out['2XX'] = withHeaders({ description: 'The answer (this route publishes no item schema).', content: content({}) });
     }
-    if (Object.keys(endpoint.args).length || endpoint.upload) out['400'] = { $ref: '#/components/responses/BadRequest' };
-    out['401'] = { $ref: '#/components/responses/Unauthorized' };
+    const error = (status: string) => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` });
+    // Without an item schema a handler may pass on another service's refusal as it came.
+    const refusal = route.schema ? error('400') : { $ref: '#/components/responses/Refused' };
+    if (Object.keys(endpoint.args).length || endpoint.upload || !route.schema) out['400'] = refusal;
+    out['401'] = error('401');
     const editable = Array.isArray(endpoint.args.context?.enum) && (endpoint.args.context.enum as string[]).includes('edit');
-    if (endpoint.permission !== 'public' || editable) out['403'] = { $ref: '#/components/responses/Forbidden' };
-    if (hasPathParams) out['404'] = { $ref: '#/components/responses/NotFound' };
+    if (endpoint.permission !== 'public' || editable) out['403'] = error('403');
+    if (hasPathParams || !route.schema) out['404'] = route.schema ? error('404') : { $ref: '#/components/responses/Refused' };
+    if (method === 'DELETE') { out['410'] = error('410'); out['501'] = error('501'); }
+    if (EDITABLE.includes(method)) out['413'] = error('413');
+    if (method === 'GET' && route.schema === undefined) out['501'] = error('501');
+    out.default = error('default');
     return out;
   }
 

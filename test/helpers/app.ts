@@ -18,6 +18,7 @@ import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import type { App } from '../../gateway/app.js';
 import type { Role } from '../../src/auth/capabilities.js';
+import { contractFor } from './contract.js';
 import { readTemplate, SITE, testDatabase, type SeededUser, type TemplateInfo } from './template.js';
 
 export const provider = process.env.TEST_PROVIDER === 'postgres' ? 'postgres' : 'sqlite';
@@ -118,6 +119,10 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
       method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half',
     } as RequestInit);
   };
+  const contract = contractFor(async () => {
+    const res = await send(new Request(`${SITE}${config.restPrefix}/openapi.json`), true);
+    return res.ok ? res.json() : null;
+  }, config.restPrefix);
   const site: TestSite = {
     app, db, users,
     async req(method, path, o = {}) {
@@ -126,11 +131,14 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
       if (who) headers.set('authorization', who.auth);
       let body = o.body ?? null;
       if (o.json !== undefined) { body = JSON.stringify(o.json); if (!headers.has('content-type')) headers.set('content-type', 'application/json'); }
-      const res = await send(new Request(path.startsWith('http') ? path : `${API}${path}`, { method, headers, body }), o.inProcess);
+      const url = path.startsWith('http') ? path : `${API}${path}`;
+      const res = await send(new Request(url, { method, headers, body }), o.inProcess);
       const text = await res.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-      return { status: res.status, headers: res.headers, body: parsed, text };
+      const answer = { status: res.status, headers: res.headers, body: parsed, text };
+      await contract(method, url, headers, answer);
+      return answer;
     },
     async gql(query, variables = {}, o = {}) {
       const res = await site.req('POST', `${SITE}/graphql`, { as: o.as, headers: o.headers, json: { query, variables } });

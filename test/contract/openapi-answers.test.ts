@@ -1,0 +1,177 @@
+// The OpenAPI document as a contract: every GET operation it lists, in every `context` it allows,
+// asked once as the administrator with a request built from the document alone (path parameters
+// filled from the collections it also lists, required query parameters from their schemas), and
+// every answer checked against the operation's responses. And the checker itself: it must refuse
+// an answer that breaks the document, saying where.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSite, SITE, type TestResponse, type TestSite } from '../helpers/app.js';
+import { Contract, ContractViolation, describeViolation, type Violation } from '../helpers/contract.js';
+
+type Doc = Record<string, any>;
+
+/** Records of every kind the routes serve, so each collection has an item to point at. */
+async function seed(site: TestSite): Promise<{ link: string }> {
+  const category = await site.createTerm('categories', { name: 'Contract category' });
+  const tag = await site.createTerm('tags', { name: 'Contract tag' });
+  const post = await site.createPost({ title: 'Contract post', content: 'Body', status: 'publish', categories: [category.id], tags: [tag.id] });
+  await site.req('POST', `/core/v2/posts/${post.id}`, { as: 'administrator', json: { content: 'Body, revised' } });
+  await site.req('POST', `/core/v2/posts/${post.id}/autosaves`, { as: 'administrator', json: { content: 'Body, autosaved' } });
+  const page = await site.createPage({ title: 'Contract page', content: 'Page', status: 'publish' });
+  await site.req('POST', `/core/v2/pages/${page.id}`, { as: 'administrator', json: { content: 'Page, revised' } });
+  await site.req('POST', `/core/v2/comments`, { as: 'administrator', json: { post: post.id, content: 'A comment' } });
+  await site.req('POST', `/core/v2/users/me/application-passwords`, { as: 'administrator', json: { name: 'contract' } });
+  await site.req('POST', '/core/v2/media', {
+    as: 'administrator',
+    body: Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;', 'latin1'),
+    headers: { 'content-type': 'image/gif', 'content-disposition': 'attachment; filename=contract.gif' },
+  });
+  return { link: post.link };
+}
+
+/** A value for a required query parameter, from its schema alone (URLs point at the seeded post). */
+function queryValue(name: string, schema: Doc, seeded: { link: string }): string {
+  if (schema.example !== undefined) return String(schema.example);
+  if (schema.default !== undefined && schema.default !== null) return [schema.default].flat().join(',');
+  if (Array.isArray(schema.enum)) return String(schema.enum[0]);
+  const type = [schema.type].flat()[0];
+  if (schema.format === 'uri' || /url/i.test(name)) return seeded.link;
+  if (type === 'integer' || type === 'number') return String(schema.minimum ?? 1);
+  if (type === 'boolean') return 'true';
+  return 'contract';
+}
+
+describe.each(['A', 'B'] as const)('every GET operation of deployment %s keeps the document', (deployment) => {
+  let site: TestSite;
+  let doc: Doc;
+  let contract: Contract;
+  let seeded: { link: string };
+
+  beforeAll(async () => {
+    site = await createTestSite({ deployment });
+    const res = await site.req('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body;
+    contract = new Contract(doc, '/wp-json');
+    seeded = await seed(site);
+  });
+  afterAll(() => site?.close());
+
+  /** One request, checked here whether or not the helper checks every answer itself. */
+  async function ask(path: string, violations: Violation[]): Promise<TestResponse | null> {
+    try {
+      const res = await site.req('GET', path, { as: 'administrator' });
+      violations.push(...contract.check('GET', `${SITE}/wp-json${path}`, new Headers(), res));
+      return res;
+    } catch (e) {
+      if (!(e instanceof ContractViolation)) throw e;
+      violations.push(...e.violations);
+      return null;
+    }
+  }
+
+  /** An id for each path parameter: the first item of the collection the path extends. */
+  async function fill(path: string, params: Doc[], violations: Violation[]): Promise<string | null> {
+    let filled = path;
+    for (const m of path.matchAll(/\{([^}]+)\}/g)) {
+      const name = m[1];
+      const schema = params.find((p) => p.in === 'path' && p.name === name)?.schema ?? {};
+      const collection = filled.slice(0, filled.indexOf(m[0])).replace(/\/$/, '');
+      let value: string | undefined;
+      if (doc.paths[collection]?.get && !/\{/.test(collection)) {
+        const res = await ask(collection, violations);
+        const body = res?.body;
+        const first = Array.isArray(body) ? body[0] : undefined;
+        if (first && typeof first === 'object') value = String(first[name] ?? first.id ?? first.slug ?? first.name);
+        else if (body && typeof body === 'object' && !Array.isArray(body)) value = Object.keys(body)[0];
+      }
+      value ??= schema.example !== undefined ? String(schema.example) : Array.isArray(schema.enum) ? String(schema.enum[0]) : undefined;
+      if (value === undefined) {
+        const pattern = String(schema.pattern ?? '');
+        value = /\\d/.test(pattern) ? String(site.users.administrator.id) : 'contract';
+      }
+      filled = filled.replace(m[0], encodeURIComponent(value).replace(/%2F/g, '/'));
+    }
+    return filled;
+  }
+
+  it('answers as documented, in every context', async () => {
+    const violations: Violation[] = [];
+    let asked = 0;
+    for (const [path, item] of Object.entries<Doc>(doc.paths)) {
+      const op = item.get;
+      if (!op) continue;
+      const params = (op.parameters ?? []) as Doc[];
+      const filled = await fill(path, params, violations);
+      if (filled === null) continue;
+      const query = new URLSearchParams();
+      for (const p of params) {
+        if (p.in === 'query' && p.required && p.name !== 'context') query.set(p.name, queryValue(p.name, p.schema ?? {}, seeded));
+      }
+      const contexts = params.find((p) => p.in === 'query' && p.name === 'context')?.schema?.enum as string[] | undefined;
+      for (const context of contexts ?? [null]) {
+        const q = new URLSearchParams(query);
+        if (context) q.set('context', context);
+        await ask(`${filled}${q.size ? `?${q}` : ''}`, violations);
+        asked++;
+      }
+    }
+    expect(asked).toBeGreaterThan(30);
+    expect(violations.map(describeViolation)).toEqual([]);
+  });
+});
+
+describe('the contract check', () => {
+  let site: TestSite;
+  let doc: Doc;
+  let post: any;
+
+  beforeAll(async () => {
+    site = await createTestSite();
+    doc = (await site.req('GET', '/openapi.json')).body;
+    post = await site.createPost({ title: 'Checked', status: 'publish' });
+  });
+  afterAll(() => site?.close());
+
+  const url = (path: string) => `${SITE}/wp-json${path}`;
+  const json = new Headers({ 'content-type': 'application/json; charset=UTF-8' });
+
+  it('refuses a body that breaks the schema, naming the operation and the place', async () => {
+    const contract = new Contract(doc, '/wp-json');
+    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
+    expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).toEqual([]);
+
+    const wrong = { ...res, body: { ...res.body, id: String(res.body.id) } };
+    const [v, ...more] = contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), wrong);
+    expect(more).toEqual([]);
+    expect(v).toMatchObject({ method: 'GET', status: 200, operation: 'getCoreV2PostsId', kind: 'body breaks its schema' });
+    expect(describeViolation(v)).toMatch(/^contract: GET \/wp-json\/core\/v2\/posts\/\d+ \(getCoreV2PostsId\) answered 200: body breaks its schema at \/id: must be integer/);
+  });
+
+  it('refuses a real answer against a schema changed under it', async () => {
+    const changed = structuredClone(doc);
+    changed.components.schemas['post.view'].properties.title.type = 'string';
+    const contract = new Contract(changed, '/wp-json');
+    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
+    const found = contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res);
+    expect(found.map((v) => [v.instancePath, v.message.split(' (')[0]])).toEqual([['/title', 'must be string {"type":"string"}']]);
+    expect(() => { throw new ContractViolation(found); }).toThrow(/getCoreV2PostsId\) answered 200: body breaks its schema at \/title/);
+  });
+
+  it('refuses an undocumented status and an undocumented content type', () => {
+    const contract = new Contract(doc, '/wp-json');
+    const teapot = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 418, headers: json, body: { code: 'x' }, text: '{"code":"x"}' });
+    expect(teapot).toMatchObject([{ kind: 'undocumented status', operation: 'getCoreV2Posts' }]);
+    const csv = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 200, headers: new Headers({ 'content-type': 'text/csv' }), body: 'a,b', text: 'a,b' });
+    expect(csv).toMatchObject([{ kind: 'undocumented content type', message: expect.stringContaining('text/csv') }]);
+  });
+
+  it('finds operations as the dispatcher does, and leaves other paths alone', () => {
+    const contract = new Contract(doc, '/wp-json');
+    expect(contract.routePath(new URL(`${SITE}/wp-json/core/v2/posts/`))).toBe('/core/v2/posts');
+    expect(contract.routePath(new URL(`${SITE}/?rest_route=/core/v2/posts`))).toBe('/core/v2/posts');
+    expect(contract.routePath(new URL(`${SITE}/graphql`))).toBeNull();
+    expect(contract.operation('GET', `/core/v2/posts/${post.id}`)?.id).toBe('getCoreV2PostsId');
+    expect(contract.operation('GET', '/core/v2/users/me')?.id).toBe('getCoreV2UsersMe');
+    expect(contract.check('GET', `${SITE}/hello-world/`, new Headers(), { status: 418, headers: json, body: null, text: '' })).toEqual([]);
+  });
+});

@@ -1,0 +1,196 @@
+// Every answer a test receives from the REST interface is held to the OpenAPI document the same
+// site serves: the operation is found the way the dispatcher finds a route (first path that
+// matches, then the method), and the status, content type, body and required headers must be
+// ones it declares. A test that reads an answer the document does not describe fails there, so
+// the document cannot drift from what the service sends.
+//
+// CONTRACT=0 turns the check off, CONTRACT=1 on; CONTRACT_LOG=<file> records violations as JSON
+// lines instead of failing (to survey a whole run at once).
+import { appendFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// The package is CommonJS: under ESM its function is the default export's default.
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/** Whether runs check answers when CONTRACT is not set. */
+const ON_BY_DEFAULT = false;
+export const contractEnabled = process.env.CONTRACT ? process.env.CONTRACT !== '0' : ON_BY_DEFAULT;
+const LOG = process.env.CONTRACT_LOG || '';
+
+type Doc = Record<string, any>;
+export interface Answer { status: number; headers: Headers; body: unknown; text: string }
+export interface Violation { method: string; path: string; operation: string; status: number; kind: string; instancePath: string; message: string }
+
+export class ContractViolation extends Error {
+  constructor(readonly violations: Violation[]) {
+    super(violations.map(describeViolation).join('\n'));
+    this.name = 'ContractViolation';
+  }
+}
+
+export function describeViolation(v: Violation): string {
+  return `contract: ${v.method} ${v.path} (${v.operation}) answered ${v.status}: ${v.kind}${v.instancePath ? ` at ${v.instancePath}` : ''}: ${v.message}`;
+}
+
+interface Operation { id: string; op: Doc }
+interface PathEntry { regex: RegExp; item: Doc }
+
+const DOC_ID = 'https://contract.invalid/openapi.json';
+/** Query parameters that reshape any answer (WordPress's globals): the body is no longer the operation's. */
+const RESHAPING = ['_envelope', '_jsonp', '_fields', '_embed'];
+
+/** `#/components/…` pointers made absolute, so a response schema compiled alone finds the shared components. */
+function absolute(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(absolute);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOC_ID + v : absolute(v);
+  return out;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const stripAnchors = (p: string) => p.replace(/^\^/, '').replace(/\$$/, '');
+
+/** A checker for one document: paths compiled once, components once, validators per operation and status. */
+export class Contract {
+  private readonly ajv: Ajv2020;
+  private readonly paths: PathEntry[] = [];
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly doc: Doc, private readonly restPrefix: string) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateFormats: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: DOC_ID, components: absolute(doc.components ?? {}) });
+    for (const [path, item] of Object.entries<Doc>(doc.paths ?? {})) {
+      const params = new Map<string, string>();
+      for (const op of Object.values<Doc>(item)) {
+        for (const p of (op?.parameters ?? []) as Doc[]) {
+          if (p.in === 'path' && typeof p.schema?.pattern === 'string' && !params.has(p.name)) params.set(p.name, stripAnchors(p.schema.pattern));
+        }
+      }
+      const source = path.split(/(\{[^}]+\})/).map((piece) => {
+        const name = /^\{([^}]+)\}$/.exec(piece)?.[1];
+        return name ? `(?:${params.get(name) ?? '[^/]+'})` : escapeRegex(piece);
+      }).join('');
+      // As the dispatcher: case-insensitive, the whole route path.
+      this.paths.push({ regex: new RegExp(`^${source}$`, 'i'), item });
+    }
+  }
+
+  /** The route path a URL asks for, or null when it is not a REST request. */
+  routePath(url: URL): string | null {
+    let path: string;
+    if (url.pathname === this.restPrefix || url.pathname.startsWith(this.restPrefix + '/')) path = url.pathname.slice(this.restPrefix.length);
+    else if ((url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.has('rest_route')) path = url.searchParams.get('rest_route')!;
+    else return null;
+    try { path = decodeURIComponent(path); } catch { /* left as sent */ }
+    path = '/' + path.replace(/^\/+/, '');
+    return path.length > 1 ? path.replace(/\/+$/, '') : path;
+  }
+
+  operation(method: string, path: string): Operation | null | undefined {
+    const entry = this.paths.find((p) => p.regex.test(path));
+    if (!entry) return undefined;
+    const op = entry.item[method.toLowerCase()];
+    return op ? { id: op.operationId ?? `${method} ${path}`, op } : null;
+  }
+
+  private deref(node: Doc | undefined): Doc | undefined {
+    let n = node;
+    for (let i = 0; n?.$ref && i < 10; i++) n = (n.$ref as string).replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
+    return n;
+  }
+
+  /** The violations of one answer (empty when it keeps the contract or is not a REST answer). */
+  check(requestMethod: string, requestUrl: string, requestHeaders: Headers, answer: Answer): Violation[] {
+    const url = new URL(requestUrl);
+    const path = this.routePath(url);
+    if (path === null) return [];
+    // The document describes the routes, not itself or the reference page beside them.
+    if (path === '/openapi.json' || path === '/reference' || path.startsWith('/reference/')) return [];
+    const method = (url.searchParams.get('_method') || requestHeaders.get('x-http-method-override') || requestMethod).toUpperCase();
+    if (method === 'OPTIONS') return [];
+    const head = method === 'HEAD';
+    const found = this.operation(head ? 'GET' : method, path);
+    // No route for the path or the method: the dispatcher's rest_no_route, which no operation owns.
+    if (!found) return [];
+    const display = `${url.pathname}${url.search}`;
+    const out: Violation[] = [];
+    const fail = (kind: string, message: string, instancePath = '') =>
+      out.push({ method: requestMethod, path: display, operation: found.id, status: answer.status, kind, instancePath, message });
+
+    const responses = (found.op.responses ?? {}) as Doc;
+    const key = String(answer.status);
+    const range = `${key[0]}XX`;
+    const chosen = key in responses ? key : range in responses ? range : 'default' in responses ? 'default' : null;
+    if (!chosen) {
+      const code = (answer.body as Doc | null)?.code;
+      fail('undocumented status', `declares ${Object.keys(responses).join(', ')}${code ? `; the answer's code is ${code}` : ''}`);
+      return out;
+    }
+    const response = this.deref(responses[chosen]) ?? {};
+
+    for (const [name, h] of Object.entries<Doc>(response.headers ?? {})) {
+      const header = this.deref(h);
+      if (header?.required && !answer.headers.has(name)) fail('missing header', `the required header ${name} is not sent`);
+    }
+
+    const content = (response.content ?? {}) as Doc;
+    const type = (answer.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    if (head || answer.status === 204 || answer.status === 304 || answer.text === '') return out;
+    const declared = Object.keys(content);
+    const media = declared.find((t) => t.toLowerCase() === type) ?? declared.find((t) => t === '*/*' || (t.endsWith('/*') && type.startsWith(t.slice(0, -1))));
+    if (!media) {
+      fail('undocumented content type', `sent ${type || 'no content type'}; declares ${declared.join(', ') || 'no content'}`);
+      return out;
+    }
+    if (!/json/.test(media) || RESHAPING.some((g) => url.searchParams.has(g))) return out;
+    const schema = content[media]?.schema;
+    if (!schema) return out;
+    const cacheKey = `${found.id} ${chosen} ${media}`;
+    let validate = this.validators.get(cacheKey);
+    if (!validate) {
+      try {
+        validate = this.ajv.compile(absolute(schema) as Doc);
+      } catch (e) {
+        fail('schema does not compile', (e as Error).message);
+        return out;
+      }
+      this.validators.set(cacheKey, validate);
+    }
+    if (!validate(answer.body)) {
+      for (const e of validate.errors ?? []) fail('body breaks its schema', `${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''} (schema ${e.schemaPath})`, e.instancePath || '/');
+    }
+    return out;
+  }
+}
+
+/**
+ * The check a test site runs on every answer: its document is fetched once, on the first request,
+ * with `load` (which must not itself be checked). Throws ContractViolation, or with CONTRACT_LOG
+ * appends the violations to that file.
+ */
+export function contractFor(load: () => Promise<Doc | null>, restPrefix: string) {
+  let contract: Promise<Contract | null> | undefined;
+  return async (method: string, url: string, headers: Headers, answer: Answer): Promise<void> => {
+    if (!contractEnabled) return;
+    contract ??= load().then((doc) => (doc ? new Contract(doc, restPrefix) : null));
+    const c = await contract;
+    if (!c) return;
+    const violations = c.check(method, url, headers, answer);
+    if (!violations.length) return;
+    if (LOG) {
+      appendFileSync(LOG, violations.map((v) => JSON.stringify({ ...v, test: expectState() }) + '\n').join(''));
+      return;
+    }
+    throw new ContractViolation(violations);
+  };
+}
+
+/** The running test's name, for the survey log. */
+function expectState(): string | undefined {
+  const state = expect.getState();
+  return state?.currentTestName ? `${state.testPath?.split('/test/').pop() ?? ''} > ${state.currentTestName}` : undefined;
+}
