@@ -1,5 +1,6 @@
 // `npm run bench`: seeds a bench database, starts the service as a child process and loads it
-// with autocannon, next to a bare node:http server replaying the same bytes (the ceiling).
+// with autocannon, next to a bare node:http server replaying the same bytes (the ceiling) and a
+// hand-written server reading the same database with plain SQL (the floor, bench/floor-server.ts).
 //
 //   npm run bench -- --posts=10000 --db=sqlite|postgres|both --duration=10 --connections=32 --workers=2
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
@@ -212,7 +213,7 @@ interface Scenario {
 
 interface Row {
   scenario: string;
-  server: 'service' | 'service, CACHE_ENTRIES=0' | 'bare node:http';
+  server: 'service' | 'service, CACHE_ENTRIES=0' | 'bare node:http' | 'floor (hand-written SQL)';
   reqPerSec: number;
   reqPerSecStddev: number;
   latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
@@ -225,6 +226,8 @@ interface Row {
   /** Each server process: VmRSS peak while the scenario ran, at its end, and VmHWM. */
   processes?: ProcessMemory[];
   ratioToBare?: number;
+  /** req/s over the floor's on the same scenario (cold list and item). */
+  ratioToFloor?: number;
   check: string;
   /** Milliseconds of the sample request before the run, when over a second (it may compute a total the run's requests then find cached). */
   firstMs?: number;
@@ -545,6 +548,28 @@ async function startService(databaseUrl: string, cacheEntries?: number, uploadsD
 
 const DROP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
+/** The scenarios the floor answers too. */
+const FLOOR_SCENARIOS = ['rest list cold', 'rest item cold'];
+
+/**
+ * Whether the floor answers other records than the service: for a list excluding one post and
+ * for one post, the ids in their order, each one's categories and tags, and X-WP-Total. A message
+ * when they differ (a floor that reads less than the service would flatter it), null otherwise.
+ */
+async function floorDiffers(servicePort: number, floorPort: number, ids: number[], newest: number): Promise<string | null> {
+  const shape = (r: Reply) => {
+    const body = parse(r.body.toString('utf8'));
+    const items = (Array.isArray(body) ? body : [body]) as { id: number; categories: number[]; tags: number[] }[];
+    const at = r.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'x-wp-total');
+    return JSON.stringify({ status: r.status, total: at >= 0 ? r.rawHeaders[at + 1] : null, items: items.map((p) => [p?.id, p?.categories, p?.tags]) });
+  };
+  for (const path of [`${LIST}&exclude=${ids[Math.floor(ids.length / 3)]}`, `/wp-json/core/v2/posts/${newest}`]) {
+    const [a, b] = [shape(await send(servicePort, 'GET', path)), shape(await send(floorPort, 'GET', path))];
+    if (a !== b) return `the floor's ${path} holds other records than the service's: ${b.slice(0, 300)} against ${a.slice(0, 300)}`;
+  }
+  return null;
+}
+
 /** Milliseconds from spawning the service to its first 200 on /wp-json/, per database (the first start). */
 const firstAnswer: Record<string, number> = {};
 let currentKind = '';
@@ -637,9 +662,28 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       return row;
     };
     const bareBefore = [await bareRun('list', responseFile, LIST, recorded, 'before'), await bareRun('item', itemResponseFile, itemPath, recordedItem, 'before')];
+    // The floor: the cold list and item answered by hand-written SQL over this database, run before
+    // the service's scenarios and after its reads (the writes then grow the site), the ratios over
+    // the mean of the two. Its sample answers must hold the service's records, or its check says so.
+    const floorRun = async (when: string): Promise<Row[]> => {
+      const floorPort = await freePort();
+      const floor = startProc('floor server', 'bench/floor-server.ts', {
+        FLOOR_PORT: String(floorPort), FLOOR_HOST: HOST, FLOOR_WORKERS: String(opts.workers), FLOOR_DATABASE_URL: databaseUrl, FLOOR_SITE_URL: `http://${HOST}:${service.port}`,
+      });
+      await waitReady(floor, floorPort, '/wp-json/');
+      const differs = await floorDiffers(service.port, floorPort, ids, newest);
+      const out: Row[] = [];
+      for (const s of serviceScenarios(ids, newest).filter((x) => FLOOR_SCENARIOS.includes(x.name))) {
+        out.push(await measure(floorPort, { ...s, name: `floor: ${s.name} (${when})`, check: (status, body) => differs ?? s.check(status, body) }, 'floor (hand-written SQL)', floor.pid));
+      }
+      await stopProc(floor);
+      return out;
+    };
+    const floorBefore = await floorRun('before');
     const scenarios = forSiteSize([...serviceScenarios(ids, newest, etag), ...scaleScenarios(ids)], ids.length);
     await warmService(service.port, scenarios);
     for (const s of scenarios) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+    const floorAfter = await floorRun('after');
 
     // Before the writes: they add tens of thousands of posts (all in category 1), and the cold
     // reads without the cache must read the same site as those with it to compare with them.
@@ -656,10 +700,17 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
 
     const bareAfter = [await bareRun('list', responseFile, LIST, recorded, 'after'), await bareRun('item', itemResponseFile, itemPath, recordedItem, 'after')];
     const [bareList, bareItem] = [0, 1].map((i) => (bareBefore[i].reqPerSec + bareAfter[i].reqPerSec) / 2);
-    rows.push(...bareBefore, ...bareAfter);
+    rows.push(...bareBefore, ...bareAfter, ...floorBefore, ...floorAfter);
+    const floorOf = (scenario: string) => {
+      const runs = [...floorBefore, ...floorAfter].filter((r) => r.scenario.startsWith(`floor: ${scenario} (`));
+      return runs.length ? runs.reduce((sum, r) => sum + r.reqPerSec, 0) / runs.length : undefined;
+    };
     for (const r of rows) {
       const bare = /\bitem\b/.test(r.scenario) ? bareItem : bareList;
       r.ratioToBare = bare ? r.reqPerSec / bare : undefined;
+      const scenario = FLOOR_SCENARIOS.find((f) => r.server !== 'floor (hand-written SQL)' && r.scenario.startsWith(f));
+      const floor = scenario ? floorOf(scenario) : undefined;
+      if (floor) r.ratioToFloor = r.reqPerSec / floor;
     }
     readTargets(targets, kind, rows);
     scaleTargets(targets, kind, opts.posts, rows, readResults(kind, SCALE_POSTS_REFERENCE));
@@ -856,10 +907,11 @@ async function benchSingleCreates(port: number, auth: string, seconds = opts.dur
 }
 
 function printTable(kind: string, rows: Row[]): void {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'RSS MB', 'peak RSS per process MB'];
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', 'vs floor', 'RSS MB', 'peak RSS per process MB'];
+  const ratio = (v: number | undefined) => (v === undefined ? '-' : `${v.toFixed(v < 0.1 ? 3 : 2)}×`);
   const body = rows.map((r) => [
     r.scenario, fmt(r.reqPerSec, 0), fmt(r.latencyMs.p50, 2), fmt(r.latencyMs.p99, 2), String(r.non2xx), String(r.errors + r.timeouts),
-    r.ratioToBare === undefined ? '-' : `${r.ratioToBare.toFixed(r.ratioToBare < 0.1 ? 3 : 2)}×`, fmt(r.rssMB, 0),
+    ratio(r.ratioToBare), ratio(r.ratioToFloor), fmt(r.rssMB, 0),
     r.processes ? r.processes.map((p) => p.peakMB.toFixed(0)).join(' / ') : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
@@ -886,6 +938,9 @@ function printTable(kind: string, rows: Row[]): void {
     '  (autocannon, one thread) runs on the same machine. vs bare = req/s over the bare server replaying the same bytes:',
     '  the item scenarios over the one replaying the item (a smaller answer, so a higher ceiling), the rest over the list,',
     '  each the mean of a run before the service\'s scenarios and one after them (their own rows show how far they drift).',
+    '  vs floor = req/s over bench/floor-server.ts on the same cold requests: hand-written SQL over the same database',
+    '  (prepared statements, a COUNT per list as WordPress does, text as stored), the mean of a run before the service\'s',
+    '  scenarios and one after its reads.',
   ].join('\n'));
 }
 
