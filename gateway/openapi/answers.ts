@@ -17,6 +17,9 @@ export const ANSWERS: Record<string, AnswerNotes> = {
   // Both act on an attachment that exists: the image edit makes a new one (201, as derived), the
   // post-processing answers the same attachment.
   'POST /core/v2/media/{id}/post-process': { statuses: { 200: 'The attachment, with the sizes made.' } },
+  // A restore updates the post from the revision: the post as it now is, not a new item.
+  'POST /core/v2/posts/{parent}/revisions/{id}/restore': { statuses: { 200: 'The post, restored from the revision.' } },
+  'POST /core/v2/pages/{parent}/revisions/{id}/restore': { statuses: { 200: 'The page, restored from the revision.' } },
   'GET /oembed/1.0/embed': { types: { 'text/xml': 'The oEmbed answer as XML (`format=xml`).' } },
   'GET /block-editor/v1/export': { types: { 'application/rss+xml': 'A WordPress export file (WXR, `format=wxr`).' } },
 };

@@ -149,20 +149,30 @@ describe('the contract check', () => {
 
   it('refuses a real answer against a schema changed under it', async () => {
     const changed = structuredClone(doc);
-    changed.components.schemas['post.view'].properties.title.type = 'string';
+    for (const view of ['view', 'edit', 'embed']) changed.components.schemas[`post.${view}`].properties.title.type = 'string';
     const contract = new Contract(changed, '/wp-json');
     const res = await site.req('GET', `/core/v2/posts/${post.id}`);
     const found = contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res);
     expect(found.map((v) => [v.instancePath, v.message.split(' (')[0]])).toEqual([['/title', 'must be string {"type":"string"}']]);
+    expect(new Contract(doc, '/wp-json').check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).toEqual([]);
     expect(() => { throw new ContractViolation(found); }).toThrow(/getCoreV2PostsId\) answered 200: body breaks its schema at \/title/);
   });
 
   it('refuses an undocumented status and an undocumented content type', () => {
-    const contract = new Contract(doc, '/wp-json');
+    // Every operation declares a `default` error; without it, a status it does not list is refused.
+    const changed = structuredClone(doc);
+    delete changed.paths['/core/v2/posts'].get.responses.default;
+    const contract = new Contract(changed, '/wp-json');
     const teapot = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 418, headers: json, body: { code: 'x' }, text: '{"code":"x"}' });
     expect(teapot).toMatchObject([{ kind: 'undocumented status', operation: 'getCoreV2Posts' }]);
-    const csv = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 200, headers: new Headers({ 'content-type': 'text/csv' }), body: 'a,b', text: 'a,b' });
+    const totals = { 'x-wp-total': '1', 'x-wp-totalpages': '1' };
+    const csv = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 200, headers: new Headers({ 'content-type': 'text/csv', ...totals }), body: 'a,b', text: 'a,b' });
     expect(csv).toMatchObject([{ kind: 'undocumented content type', message: expect.stringContaining('text/csv') }]);
+    const untold = contract.check('GET', url('/core/v2/posts'), new Headers(), { status: 200, headers: json, body: [], text: '[]' });
+    expect(untold.map((v) => [v.kind, v.message])).toEqual([
+      ['missing header', 'the required header X-WP-Total is not sent'],
+      ['missing header', 'the required header X-WP-TotalPages is not sent'],
+    ]);
   });
 
   it('finds operations as the dispatcher does, and leaves other paths alone', () => {

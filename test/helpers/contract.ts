@@ -161,7 +161,18 @@ export class Contract {
       this.validators.set(cacheKey, validate);
     }
     if (!validate(answer.body)) {
-      for (const e of validate.errors ?? []) fail('body breaks its schema', `${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''} (schema ${e.schemaPath})`, e.instancePath || '/');
+      // Each branch of an `anyOf` (the views) reports the same fault: say it once, and say that no
+      // branch matched only when nothing more precise was found.
+      const errors = validate.errors ?? [];
+      const precise = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+      const seen = new Set<string>();
+      for (const e of precise.length ? precise : errors) {
+        const text = `${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
+        const key = `${e.instancePath} ${text}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        fail('body breaks its schema', `${text} (schema ${e.schemaPath})`, e.instancePath || '/');
+      }
     }
     return out;
   }
