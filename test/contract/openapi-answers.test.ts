@@ -5,7 +5,7 @@
 // an answer that breaks the document, saying where.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, SITE, type TestResponse, type TestSite } from '../helpers/app.js';
-import { Contract, ContractViolation, describeViolation, type Violation } from '../helpers/contract.js';
+import { Contract, contractEnabled, contractFor, ContractViolation, describeViolation, type Violation } from '../helpers/contract.js';
 
 type Doc = Record<string, any>;
 
@@ -156,6 +156,18 @@ describe('the contract check', () => {
     expect(found.map((v) => [v.instancePath, v.message.split(' (')[0]])).toEqual([['/title', 'must be string {"type":"string"}']]);
     expect(new Contract(doc, '/wp-json').check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).toEqual([]);
     expect(() => { throw new ContractViolation(found); }).toThrow(/getCoreV2PostsId\) answered 200: body breaks its schema at \/title/);
+  });
+
+  it.skipIf(!contractEnabled)('fails the request in the helper, with the document loaded once', async () => {
+    const changed = structuredClone(doc);
+    for (const view of ['view', 'edit', 'embed']) changed.components.schemas[`post.${view}`].properties.id.type = 'string';
+    let loads = 0;
+    const check = contractFor(async () => { loads++; return changed; }, '/wp-json');
+    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
+    await expect(check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).rejects.toThrow(ContractViolation);
+    await expect(check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).rejects.toThrow(/at \/id: must be string/);
+    await expect(check('GET', `${SITE}/graphql`, new Headers(), res)).resolves.toBeUndefined();
+    expect(loads).toBe(1);
   });
 
   it('refuses an undocumented status and an undocumented content type', () => {
