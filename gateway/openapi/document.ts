@@ -389,6 +389,7 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     if (method === 'DELETE') { out['410'] = error('410'); out['501'] = error('501'); }
     if (EDITABLE.includes(method)) out['413'] = error('413');
     if (method === 'GET' && route.schema === undefined) out['501'] = error('501');
+    if (method === 'GET') out['304'] = { description: 'Not modified: `If-None-Match` names the answer\'s `ETag` (anonymous reads); no body.' };
     out.default = error('default');
     return out;
   }
