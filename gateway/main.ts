@@ -7,6 +7,14 @@
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+// `npm start` checks the version first (scripts/check-node.mjs); started directly on an older Node,
+// the SQLite driver's binary would crash the process with no word of why.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 15)) {
+  console.error(`This service needs Node.js 22.15.0 or newer (24, the current LTS, is what it is tested on); this is Node.js ${process.versions.node}.`);
+  process.exit(1);
+}
+
 const enableCompileCache = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 if (typeof enableCompileCache === 'function' && import.meta.url.includes('/dist/gateway/')) {
   try { enableCompileCache(fileURLToPath(new URL('../.compile-cache', import.meta.url))); } catch { /* no cache: start anyway */ }

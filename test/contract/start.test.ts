@@ -1,7 +1,7 @@
 // `npm start` says how many processes serve, one included, and serves compiled JavaScript: the
 // primary and every worker run dist/gateway/main.js on plain node, with no TypeScript loader. The
 // primary replaces a worker that dies, and on SIGTERM stops its workers before it exits.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -143,6 +143,19 @@ describe('npm start', () => {
     }
     expect(service.err()).toBe('');
   }, 120_000);
+
+  // Where the machine has an older Node beside the one running the tests (Debian's, at /usr/bin/node).
+  const olderNode = (() => {
+    try { return Number(execFileSync('/usr/bin/node', ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim()) < 22 ? '/usr/bin/node' : null; } catch { return null; }
+  })();
+  it.runIf(olderNode)('on a Node older than engines, npm start\'s check and the compiled entry each stop with one line naming the version', () => {
+    for (const args of [['scripts/check-node.mjs'], ['dist/gateway/main.js']]) {
+      const run = spawnSync(olderNode!, args, { cwd: root, encoding: 'utf8', env: { ...process.env, PORT: '0', DATABASE_URL: `file:${join(dir, 'site-old-node.db')}` } });
+      expect(run.status, args[0]).toBe(1);
+      expect(run.stderr.trim().split('\n'), args[0]).toEqual([expect.stringMatching(/^This service needs Node\.js 22\.15\.0 or newer \(24, the current LTS, is what it is tested on\); this is Node\.js \d+\.\d+\.\d+/)]);
+      expect(run.stdout, args[0]).toBe('');
+    }
+  });
 
   it('a port in use fails the start: one line on stderr says why, the workers go, exit code 1', async () => {
     const taken = createServer();
