@@ -81,8 +81,33 @@ function costLimit(max: number): Plugin {
 }
 
 /** The plugins for `config`; `list`: the persisted operations (loadPersistedOperations), when they are on. */
+/** graphql-js's hint after an unknown field, argument or type: ` Did you mean "a", "b" or "c"?` */
+const SUGGESTION = / Did you mean [^?]*\?$/;
+
+/**
+ * Syntax and validation errors with an `extensions.code` like every other error here
+ * (`graphql_parse_failed`, `graphql_validation_failed`), the status yoga gives them kept. With
+ * introspection off, without graphql-js's "Did you mean …?" hints: they would list the schema's
+ * names one misspelling at a time to a client that may not ask for them.
+ */
+function coded(introspection: boolean): Plugin {
+  const shaped = (err: GraphQLError, code: string): GraphQLError => {
+    if (err.extensions?.code) return err;
+    const message = introspection ? err.message : err.message.replace(SUGGESTION, '');
+    return new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions: { ...err.extensions, code } });
+  };
+  return {
+    onParse: () => ({ result, replaceParseResult }) => {
+      if (result instanceof GraphQLError) replaceParseResult(shaped(result, 'graphql_parse_failed'));
+    },
+    onValidate: () => ({ result, setResult }) => {
+      if (result.length) setResult(result.map((e) => (e instanceof GraphQLError ? shaped(e, 'graphql_validation_failed') : e)));
+    },
+  };
+}
+
 export function graphqlGuards(config: Config, list: Map<string, string> | null): Plugin[] {
-  const plugins: Plugin[] = [];
+  const plugins: Plugin[] = [coded(config.graphqlIntrospection)];
   if (config.graphqlPersisted !== 'off' && list) {
     plugins.push(usePersistedOperations({
       getPersistedOperation: (id) => list.get(id) ?? null,

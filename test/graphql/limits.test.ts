@@ -109,6 +109,35 @@ describe('introspection', () => {
   });
 });
 
+describe('syntax and validation errors', () => {
+  const MISSPELT = '{ posts { nodes { titel { rendered } } } }';
+
+  it('carry a code, and the status yoga gives them (200 for a plain JSON client, as before)', async () => {
+    const invalid = await post(site.app, { query: MISSPELT });
+    expect(invalid.status).toBe(200);
+    expect(invalid.body.errors).toHaveLength(1);
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'graphql_validation_failed' });
+    const broken = await post(site.app, { query: '{ posts { nodes { id ' });
+    expect(broken.body.errors[0].extensions).toMatchObject({ code: 'graphql_parse_failed' });
+    expect(broken.body.errors[0].message).toMatch(/^Syntax Error: /);
+  });
+
+  it('suggest names while introspection is on, and never when it is off', async () => {
+    const on = await post(site.app, { query: MISSPELT });
+    expect(on.body.errors[0].message).toMatch(/^Cannot query field "titel" on type "Post"\. Did you mean "title"[^?]*\?$/);
+    const off = await post(appWith({ graphqlIntrospection: false }), { query: MISSPELT });
+    expect(off.body.errors[0].message).toBe('Cannot query field "titel" on type "Post".');
+    expect(off.body.errors[0].extensions).toMatchObject({ code: 'graphql_validation_failed' });
+    // An argument and a type misspelt: no names either.
+    const args = await post(appWith({ graphqlIntrospection: false }), { query: 'query($n: Intt) { posts(perPag: 1) { nodes { id } } }' });
+    expect(args.body.errors.length).toBeGreaterThan(0);
+    for (const e of args.body.errors) {
+      expect(e.message).not.toMatch(/Did you mean/);
+      expect(e.extensions.code).toBe('graphql_validation_failed');
+    }
+  });
+});
+
 describe('GraphiQL', () => {
   const open = (app: { fetch(r: Request): Promise<Response> }) => app.fetch(new Request(`${SITE}/graphql`, { headers: { accept: 'text/html,application/xhtml+xml' } }));
 
