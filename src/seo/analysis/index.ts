@@ -1,6 +1,6 @@
 // English content analysis for seo/v1: readability and keyphrase (SEO) assessments over a post's
 // HTML. Pure functions, no database; the indexables builder and the score routes call them.
-// Scale and rules: README, "seo/v1: content analysis".
+// Scale and rules: docs/plugin-routes.md, "Content analysis and score buckets (seo/v1)".
 import { analyzeReadabilityText } from './readability.js';
 import { analyzeSeoText, type SeoInput } from './seo.js';
 
