@@ -47,8 +47,8 @@ async function primary() {
     });
     cluster.once('listening', () => { serving = true; for (let i = 1; i < workers; i++) fork(); });
     fork();
-    process.on('SIGTERM', stopWorkers);
-    process.on('SIGINT', stopWorkers);
+    process.on('SIGTERM', () => stopWorkers());
+    process.on('SIGINT', () => stopWorkers());
   }
   // What only the primary does (migrations, the first start's site, leftovers of a killed run):
   // loaded here, so a worker does not load it.
@@ -116,30 +116,26 @@ function startFailure(err: unknown): string {
  */
 function failStart(reason: string, err?: unknown): void {
   if (stopping) return;
-  stopping = true;
   log.fatal({ err }, `start-up failed: ${reason}`);
   process.stderr.write(`start-up failed: ${reason}\n`);
-  const workers = Object.values(cluster.workers ?? {});
-  for (const worker of workers) worker?.process.kill('SIGTERM');
-  const left = () => Object.keys(cluster.workers ?? {}).length;
-  if (cluster.isWorker || !left()) return void setImmediate(() => process.exit(1));
-  cluster.on('exit', () => { if (!left()) process.exit(1); });
-  setTimeout(() => process.exit(1), 5_000).unref();
+  stopWorkers(1, 5_000);
 }
 
 /**
- * The primary's stop (SIGTERM, SIGINT): each worker is told to stop, finishes what it is answering
- * and exits, then the primary does (at the latest after 10 s). A primary that left first would
- * cut its workers off: their server's close goes through it.
+ * The primary's stop (SIGTERM, SIGINT; and a failed start, with exit code 1): each worker is told
+ * to stop, finishes what it is answering and exits, then the primary does (at the latest after
+ * `graceMs`). A primary that left first would cut its workers off: their server's close goes
+ * through it.
  */
-function stopWorkers(): void {
+function stopWorkers(code = 0, graceMs = 10_000): void {
   if (stopping) return;
   stopping = true;
   const left = () => Object.keys(cluster.workers ?? {}).length;
-  cluster.on('exit', () => { if (!left()) process.exit(0); });
+  cluster.on('exit', () => { if (!left()) process.exit(code); });
   for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-  if (!left()) process.exit(0);
-  setTimeout(() => process.exit(0), 10_000).unref();
+  // With none left, on the next turn: what was just written goes out first.
+  if (!left()) setImmediate(() => process.exit(code));
+  setTimeout(() => process.exit(code), graceMs).unref();
 }
 
 /**
