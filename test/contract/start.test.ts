@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { groupPids, hasProc, servingProcesses, startCompiled, type ServingProcess } from '../helpers/processes.js';
+import { groupPids, hasProc, servingProcesses, spawnCompiled, startCompiled, type ServingProcess } from '../helpers/processes.js';
 import { openDb } from '../../src/db/client.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -61,15 +61,10 @@ function start(workers: string, whileUp?: (urls: Record<string, string>) => Prom
 }
 
 /** Runs the compiled entry as `npm start` does and resolves when it exits, with its exit code and output. */
-function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; pid: number; out: string; err: string }> {
-  const full: NodeJS.ProcessEnv = { ...process.env, ADMIN_PASSWORD: 'admin-password', UPLOADS_DIR: join(dir, 'uploads'), ...env };
-  for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS']) delete full[name];
-  const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => { out += chunk; });
-  child.stderr.on('data', (chunk) => { err += chunk; });
-  return new Promise((done) => child.once('close', (code) => done({ code, pid: child.pid!, out, err })));
+async function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; pid: number; out: string; err: string }> {
+  const run = spawnCompiled({ UPLOADS_DIR: join(dir, 'uploads'), ...env });
+  const code = await run.exited;
+  return { code, pid: run.child.pid!, out: run.out(), err: run.err() };
 }
 
 /** Each serving process runs the compiled entry on node, with no tsx (or other loader) in its arguments or NODE_OPTIONS. */

@@ -70,26 +70,37 @@ export interface Compiled {
 
 const ROOT = join(import.meta.dirname, '../..');
 
+/** The variables that would point a started service elsewhere than a test says: dropped unless the test sets them. */
+const SCRUBBED = ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL'];
+
 /**
- * Starts the compiled service as `npm start` runs it (`node dist/gateway/main.js`, built already)
- * in its own process group, on a free loopback port, with `env` over the test's environment (less
- * what would point it elsewhere); resolves once it prints its "listening on" line.
+ * Runs the compiled service as `npm start` runs it (`node dist/gateway/main.js`, built already)
+ * in its own process group, with `env` over the test's environment (less what would point it
+ * elsewhere), its output collected.
  */
-export async function startCompiled(env: NodeJS.ProcessEnv): Promise<Compiled> {
-  const port = await freePort();
-  const full: NodeJS.ProcessEnv = { ...process.env, WORKERS: '1', PORT: String(port), ADMIN_PASSWORD: 'admin-password', ...env };
-  for (const name of ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL']) if (!(name in env)) delete full[name];
+export function spawnCompiled(env: NodeJS.ProcessEnv): { child: ChildProcess; out(): string; err(): string; exited: Promise<number | null> } {
+  const full: NodeJS.ProcessEnv = { ...process.env, ADMIN_PASSWORD: 'admin-password', ...env };
+  for (const name of SCRUBBED) if (!(name in env)) delete full[name];
   const child = spawn(process.execPath, ['dist/gateway/main.js'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
+  child.stdout!.on('data', (chunk) => { out += chunk; });
   child.stderr!.on('data', (chunk) => { err += chunk; });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // 'close': its output is all read by then.
+  const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+/** spawnCompiled on a free loopback port (one worker unless `env` says), resolved once it prints its "listening on" line. */
+export async function startCompiled(env: NodeJS.ProcessEnv): Promise<Compiled> {
+  const port = await freePort();
+  const { child, out, err, exited } = spawnCompiled({ WORKERS: '1', PORT: String(port), ...env });
   await new Promise<void>((ready, fail) => {
-    child.stdout!.on('data', (chunk) => { out += chunk; if (out.includes('listening on ')) ready(); });
-    void exited.then((code) => fail(new Error(`dist/gateway/main.js exited (${code}) before listening:\n${out}\n${err}`)));
+    child.stdout!.on('data', () => { if (out().includes('listening on ')) ready(); });
+    void exited.then((code) => fail(new Error(`dist/gateway/main.js exited (${code}) before listening:\n${out()}\n${err()}`)));
   });
   return {
-    child, base: `http://127.0.0.1:${port}`, out: () => out, err: () => err, exited,
+    child, base: `http://127.0.0.1:${port}`, out, err, exited,
     stop() {
       if (child.exitCode === null && child.signalCode === null) { try { process.kill(child.pid!, 'SIGTERM'); } catch { /* gone */ } }
       return exited;
