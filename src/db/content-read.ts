@@ -19,25 +19,56 @@
 import type { Context } from '../context.js';
 import type { Db } from './client.js';
 import { placeholder } from './sql.js';
+import { getDatamodel } from '../generated/pothos-types.js';
 
 type Args = { where?: unknown; orderBy?: unknown; skip?: number; take?: number; include?: unknown; select?: unknown };
 type Row = Record<string, unknown>;
 
+// The columns come from the data model Prisma generates from prisma/models.prisma, in its order,
+// so a column added to a model is read here with no other edit (a hand-written list that missed
+// one failed at run time, and on this path only). Field names are written as column names: the
+// models read here map none to another name (test/contract/model-columns.test.ts checks).
+const MODELS = getDatamodel().datamodel.models;
+
+/** A model's stored columns (its relation fields left out): name, Prisma type, whether it may be null. */
+function columnsOf(model: string): { name: string; type: string; nullable: boolean }[] {
+  return MODELS[model].fields.filter((f) => f.kind !== 'object').map((f) => ({ name: f.name, type: f.kind === 'enum' ? 'String' : f.type, nullable: !f.isRequired }));
+}
+
+/**
+ * Types both drivers give as Prisma does (numbers and text). Dates and booleans are converted in
+ * asContentRow; any other type (a BigInt, a Decimal, JSON) would come back in a driver's form
+ * instead of Prisma's, so a model with one stops the module from loading, not a read in production.
+ */
+const AS_STORED = new Set(['Int', 'String']);
+const CONVERTED = new Set(['DateTime', 'Boolean']);
+const unconvertible = (model: string, c: { name: string; type: string }) =>
+  new Error(`The direct content reads (src/db/content-read.ts) do not convert ${model}.${c.name}, a ${c.type}, to Prisma's form: teach them how, or leave the column out of the models they read`);
+
+const CONTENT = columnsOf('Content');
+for (const c of CONTENT) if (!AS_STORED.has(c.type) && !CONVERTED.has(c.type)) throw unconvertible('Content', c);
 /** Content's columns, with the ones whose stored form Prisma converts. */
-const CONTENT_COLUMNS = [
-  'id', 'type', 'status', 'authorId', 'parentId', 'title', 'content', 'excerpt', 'slug', 'password', 'date', 'dateGmt',
-  'dateFloating', 'modified', 'modifiedGmt', 'commentStatus', 'pingStatus', 'format', 'template', 'menuOrder', 'guid',
-  'mimeType', 'featuredMedia', 'trashedStatus', 'trashedSlug',
-] as const;
-const DATES = new Set(['date', 'dateGmt', 'modified', 'modifiedGmt']);
-const BOOLEANS = new Set(['dateFloating']);
-const NULLABLE = new Set(['parentId']);
+const CONTENT_COLUMNS = CONTENT.map((c) => c.name);
+const DATES = new Set(CONTENT.filter((c) => c.type === 'DateTime').map((c) => c.name));
+const BOOLEANS = new Set(CONTENT.filter((c) => c.type === 'Boolean').map((c) => c.name));
+const NULLABLE = new Set(CONTENT.filter((c) => c.nullable).map((c) => c.name));
 const COLUMN_SET = new Set<string>(CONTENT_COLUMNS);
-/** Included relations: the table, its column pointing at Content, and its columns. */
-const RELATIONS: Record<string, { table: string; fk: string; columns: readonly string[] }> = {
-  terms: { table: 'TermRelationship', fk: 'contentId', columns: ['contentId', 'termId', 'taxonomy', 'termOrder'] },
-  meta: { table: 'PostMeta', fk: 'contentId', columns: ['id', 'contentId', 'key', 'value'] },
-};
+
+/**
+ * An included relation of Content: its table, its column pointing at Content, and its columns.
+ * Their values are passed on as the driver gives them (on PostgreSQL inside a JSON column), which
+ * is Prisma's form for integers and text only.
+ */
+function relationOf(name: string): { table: string; fk: string; columns: readonly string[] } {
+  const field = MODELS.Content.fields.find((f) => f.name === name && f.kind === 'object' && f.isList);
+  const back = field && MODELS[field.type].fields.find((f) => f.relationName === field.relationName && f.type === 'Content');
+  if (!field || back?.relationFromFields?.length !== 1) throw new Error(`The direct content reads know no one-column list relation Content.${name}`);
+  const columns = columnsOf(field.type);
+  for (const c of columns) if (!AS_STORED.has(c.type)) throw unconvertible(field.type, c);
+  return { table: field.type, fk: back.relationFromFields[0], columns: columns.map((c) => c.name) };
+}
+/** The relations a direct read may include (a choice: the ones the content resolvers ask for). */
+const RELATIONS: Record<string, { table: string; fk: string; columns: readonly string[] }> = { terms: relationOf('terms'), meta: relationOf('meta') };
 
 /** An item's revisions and autosaves of one kind: how many, the highest id and the newest date. */
 export type RevisionGroup = { parentId: number | null; type: string; _count: { _all: number }; _max: { id: number | null; date: Date | null } };
