@@ -2,7 +2,8 @@
 // run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
 import type { Db } from '../src/db/client.js';
 import { txStatements } from '../src/db/sql.js';
-import { DeferredTermCounts, addToTermCounts } from '../src/content/term-counts.js';
+import { DeferredTermCounts } from '../src/db/deferred-term-counts.js';
+import { addToTermCounts } from '../src/content/term-counts.js';
 import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';

@@ -48,9 +48,10 @@ function runVitest(args, env) {
 
 const vitest = (provider, args = []) => runVitest([...args, ...extra], { TEST_PROVIDER: provider });
 
-// Files that never open the test database (unit tests, the printed schema, and the command-line,
-// start-up and script tests, which make their own SQLite files) run once, in the SQLite pass.
-const PROVIDER_FREE = ['test/unit/**', 'test/contract/schema.test.ts', 'test/contract/cli.test.ts', 'test/contract/start.test.ts', 'test/contract/db-scripts.test.ts', 'test/contract/readme-commands.test.ts', 'test/contract/model-columns.test.ts'];
+// Files that never open the test database (unit tests, the printed schema, the import-boundary
+// check, and the command-line, start-up and script tests, which make their own SQLite files) run
+// once, in the SQLite pass.
+const PROVIDER_FREE = ['test/unit/**', 'test/contract/schema.test.ts', 'test/contract/cli.test.ts', 'test/contract/start.test.ts', 'test/contract/db-scripts.test.ts', 'test/contract/readme-commands.test.ts', 'test/contract/boundaries.test.ts', 'test/contract/model-columns.test.ts'];
 
 console.log('\n== SQLite ==');
 let failed = (await vitest('sqlite')) !== 0;

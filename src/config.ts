@@ -1,8 +1,7 @@
 // Service configuration, read once from the environment. Every setting is optional.
 import { availableParallelism } from 'node:os';
+import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { s3ConfigFromEnv, type StorageConfig } from './media/storage.js';
-import { parseTrustProxy, type ProxyHeader, type TrustProxy } from './http/client-ip.js';
 
 export type Deployment = 'A' | 'B';
 
@@ -27,7 +26,7 @@ export interface Config {
   /** Where media files go (local storage), served under /wp-content/uploads/. */
   uploadsDir: string;
   /** S3-compatible object storage for media files instead of the directory (UPLOADS_S3_*). */
-  uploadsS3: StorageConfig['s3'];
+  uploadsS3: S3Settings | undefined;
   /** The largest upload accepted, counted while it streams in. */
   uploadMaxBytes: number;
   adminUser: string;
@@ -92,6 +91,80 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** GraphiQL at GET /graphql in a browser (GRAPHIQL=0 turns it off). */
   graphiql: boolean;
+}
+
+/** S3-compatible object storage for media files (src/media/storage.ts). */
+export interface S3Settings {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  publicUrl: string;
+}
+
+const trimSlashes = (s: string) => s.replace(/\/+$/, '');
+
+/** Reads the S3 settings from the environment; undefined (local storage) when no bucket is set. */
+export function s3ConfigFromEnv(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const bucket = env.UPLOADS_S3_BUCKET?.trim();
+  if (!bucket) return undefined;
+  const endpoint = env.UPLOADS_S3_ENDPOINT?.trim() ? trimSlashes(env.UPLOADS_S3_ENDPOINT.trim()) : undefined;
+  const region = env.UPLOADS_S3_REGION?.trim() || 'us-east-1';
+  const pathStyle = env.UPLOADS_S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+  // Self-hosted services (MinIO and the like) rarely have wildcard DNS for bucket sub-domains,
+  // so an explicit endpoint means path-style unless told otherwise.
+  const forcePathStyle = pathStyle === undefined || pathStyle === '' ? endpoint !== undefined : pathStyle === '1' || pathStyle === 'true';
+  const publicUrl = env.UPLOADS_S3_PUBLIC_URL?.trim()
+    ? trimSlashes(env.UPLOADS_S3_PUBLIC_URL.trim())
+    : endpoint
+      ? `${endpoint}/${bucket}`
+      : `https://${bucket}.s3.${region}.amazonaws.com`;
+  return {
+    bucket,
+    endpoint,
+    region,
+    accessKeyId: env.UPLOADS_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.UPLOADS_S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle,
+    publicUrl,
+  };
+}
+
+/** Which peers are trusted proxies (src/http/client-ip.ts walks the forwarding header with it). */
+export type TrustProxy = { hops: number } | { list: BlockList; text: string };
+export type ProxyHeader = 'x-forwarded-for' | 'forwarded';
+
+/** TRUST_PROXY: empty/`0`/`false`/`off` → null; `true` → one hop; `N` → N hops; otherwise addresses and CIDRs, comma-separated. */
+export function parseTrustProxy(value: string | undefined): TrustProxy | null {
+  const v = (value ?? '').trim();
+  if (!v || /^(0|false|off|no)$/i.test(v)) return null;
+  if (/^(true|on|yes)$/i.test(v)) return { hops: 1 };
+  if (/^\d+$/.test(v)) return { hops: Number(v) };
+  const list = new BlockList();
+  for (const raw of v.split(',')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const [addr, bits, extra] = entry.split('/');
+    const address = plainAddress(addr);
+    const type = isIP(address);
+    const prefix = bits === undefined ? (type === 6 ? 128 : 32) : Number(bits);
+    if (!type || extra !== undefined || !/^\d*$/.test(bits ?? '') || prefix > (type === 6 ? 128 : 32)) {
+      throw new Error(`TRUST_PROXY: "${entry}" is not an address or CIDR range (give true, a hop count, or addresses like 10.0.0.0/8, ::1)`);
+    }
+    list.addSubnet(address, prefix, type === 6 ? 'ipv6' : 'ipv4');
+  }
+  return { list, text: v };
+}
+
+/**
+ * `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) as `10.0.0.1`. The TRUST_PROXY list holds
+ * its addresses in this form, so the addresses checked against it are put in it too, by this same
+ * function (src/http/client-ip.ts).
+ */
+export function plainAddress(ip: string): string {
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
 }
 
 /** WORKER_HEAP_MB: unset or not a number 512, `0` none (V8's default), otherwise at least 128. */

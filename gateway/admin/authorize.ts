@@ -18,7 +18,7 @@ import { createNonce, verifyNonce } from '../../src/auth/nonce.js';
 import { createSession, destroySession, readCookie, SESSION_COOKIE, SESSION_SECONDS, sessionUser, type SessionUser } from '../../src/auth/sessions.js';
 import { restNonceForSession } from '../../src/auth/request.js';
 import { safeEqual } from '../../src/auth/passwords.js';
-import { issueApplicationPassword } from '../../src/schema/application-passwords/service.js';
+import { issueApplicationPassword } from '../../src/users/application-passwords.js';
 
 const LOGIN_CSRF_COOKIE = 'site_login_csrf';
 const AUTHORIZE_ACTION = 'authorize_application_password';

@@ -2,33 +2,11 @@
 // of every item kept until the batch's transaction ends. On PostgreSQL a term's row stays locked
 // from its count's UPDATE to the COMMIT; in a batch of creates into one category, the first item's
 // UPDATE would hold that lock for the rest of the batch, so concurrent batches would run one after
-// another. The batch sends its counts as its last statement instead.
+// another. The batch sends its counts as its last statement instead; what it keeps until then is a
+// `DeferredTermCounts` (src/db/deferred-term-counts.ts) on the batch's database handle.
 import type { Db, Tx } from '../db/client.js';
 import type { TxStatements } from '../db/sql.js';
 import { placeholder, txStatements } from '../db/sql.js';
-
-/**
- * The count changes of a batch's items, in order: `add` (one more published item) and `reset`
- * (the term was recounted from its links, which already holds every earlier addition). `mark` and
- * `undo` follow the items' savepoints.
- */
-export class DeferredTermCounts {
-  private log: { reset: boolean; id: number }[] = [];
-
-  add(ids: number[]): void { for (const id of ids) this.log.push({ reset: false, id }); }
-  reset(ids: number[]): void { for (const id of ids) this.log.push({ reset: true, id }); }
-  mark(): number { return this.log.length; }
-  /** Forgets what was noted since `mark` (the item was rolled back to its savepoint). */
-  undo(mark: number): void { this.log.length = mark; }
-
-  /** What to add to each term's stored count. */
-  pending(): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const { reset, id } of this.log) counts.set(id, reset ? 0 : (counts.get(id) ?? 0) + 1);
-    for (const [id, n] of counts) if (!n) counts.delete(id);
-    return counts;
-  }
-}
 
 /**
  * Adds `n` to each term's count in one statement, returning each term's id and slug. On PostgreSQL

@@ -10,7 +10,7 @@ import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js
 import { providerOf } from '../config.js';
 import { sqlitePath } from './migrate.js';
 import { log } from '../log.js';
-import type { DeferredTermCounts } from '../content/term-counts.js';
+import type { DeferredTermCounts } from './deferred-term-counts.js';
 
 /** Both generated clients share the models; the SQLite one's type stands for either. */
 export type Prisma = SqliteClient;
@@ -79,6 +79,16 @@ export interface Db {
    */
   termCounts?: DeferredTermCounts;
   close(): Promise<void>;
+}
+
+/**
+ * What the database layer's helpers need of a request: its handle, and the client it reads
+ * through (a transaction's, inside one). The request context (src/context.ts) has both; the
+ * helpers ask for no more, so this layer does not depend on the one above it.
+ */
+export interface DbScope {
+  db: Db;
+  prisma: Prisma;
 }
 
 type Statement = { sql: string; args?: unknown[] };

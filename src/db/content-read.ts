@@ -16,8 +16,7 @@
 // items a handle whose root client is the transaction's own and whose `read` runs inside the
 // transaction: their reads still come here, and see what the batch wrote.)
 // test/contract/direct-reads.test.ts runs each shape both ways and compares the results.
-import type { Context } from '../context.js';
-import type { Db } from './client.js';
+import type { Db, DbScope } from './client.js';
 import { placeholder } from './sql.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 
@@ -239,7 +238,7 @@ const asContentRow = (raw: Row): Row => {
 };
 
 /** Whether reads of `ctx` may take the direct path (the root client, not a transaction's). */
-export const direct = (ctx: Context) => ctx.prisma === ctx.db.prisma;
+export const direct = (ctx: DbScope) => ctx.prisma === ctx.db.prisma;
 
 /**
  * PostgreSQL: the columns a page may filter on and still have its LIMIT and OFFSET written into
@@ -388,7 +387,7 @@ export interface ReadOptions { revisionGroups?: boolean }
 export const ANSWER_ROWS: ReadOptions = { revisionGroups: true };
 
 /** `ctx.prisma.content.findUnique(args)` (`where: { id }`), through the direct path when it can take it. */
-export async function contentRow<T = Row>(ctx: Context, args: Args & { where: { id: number } }, options?: ReadOptions): Promise<T | null> {
+export async function contentRow<T = Row>(ctx: DbScope, args: Args & { where: { id: number } }, options?: ReadOptions): Promise<T | null> {
   if (direct(ctx)) {
     const rows = await findContentRows(ctx.db, args, options);
     if (rows) return (rows[0] ?? null) as T | null;
@@ -397,7 +396,7 @@ export async function contentRow<T = Row>(ctx: Context, args: Args & { where: { 
 }
 
 /** `ctx.prisma.content.findMany(args)`, through the direct path when it can take it. */
-export async function contentRows<T = Row>(ctx: Context, args: Args, options?: ReadOptions): Promise<T[]> {
+export async function contentRows<T = Row>(ctx: DbScope, args: Args, options?: ReadOptions): Promise<T[]> {
   if (direct(ctx)) {
     const rows = await findContentRows(ctx.db, args, options);
     if (rows) return rows as T[];

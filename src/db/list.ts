@@ -1,6 +1,6 @@
 // What every list of the domain shares: its order (a column, then the id as tie-break), the order
 // of an include or slug list kept in memory, and a total cached until the next write.
-import type { Context } from '../context.js';
+import type { DbScope } from './client.js';
 import { slowCounts, versionCache } from './version-cache.js';
 import { countContentRows, direct } from './content-read.js';
 
@@ -34,12 +34,15 @@ export function pageByPosition<R extends { id: number }>(rows: R[], position: (r
   return sorted.slice(o.skip, o.skip + o.take).map((r) => r.id);
 }
 
+/** A request as counting sees it: the database, and the marks its answer carries (src/context.ts). */
+type CountScope = DbScope & { marks: { staleTotal: boolean } };
+
 /**
  * A cache of totals (list and search counts) until the next write: a count that took seconds is
  * given from before a write while it is counted again (versionCache's `slowMs`), outside
  * transactions, and the answer is marked so the response cache does not keep it.
  */
-export function totalsCache(): (ctx: Context, key: string, load: () => Promise<number>) => Promise<number> {
+export function totalsCache(): (ctx: CountScope, key: string, load: () => Promise<number>) => Promise<number> {
   const cache = versionCache<number>(2000, { slowMs: () => slowCounts.ms, now: () => slowCounts.now() });
   return (ctx, key, load) => cache(ctx.db, key, load, direct(ctx) ? () => { ctx.marks.staleTotal = true; } : undefined);
 }
@@ -49,7 +52,7 @@ const totals = totalsCache();
 type Countable = 'content' | 'term' | 'user';
 
 /** A list's total for a filter, asked once per database version (in flight too; see totalsCache). */
-export function cachedCount(ctx: Context, model: Countable, where: object): Promise<number> {
+export function cachedCount(ctx: CountScope, model: Countable, where: object): Promise<number> {
   return totals(ctx, `${model}|${JSON.stringify(where)}`, async () => {
     const counted = model === 'content' && direct(ctx) ? await countContentRows(ctx.db, where) : null;
     return counted ?? (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where });

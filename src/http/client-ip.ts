@@ -3,38 +3,9 @@
 // walked from the peer back through the forwarding header (X-Forwarded-For, or RFC 7239
 // Forwarded), right to left, while the current hop is trusted; the first untrusted hop is the
 // client. Trust is either a hop count (`true`/`1`: the peer is a proxy; `2`: the peer and the
-// proxy before it) or a list of proxy addresses and CIDR ranges.
-import { BlockList, isIP } from 'node:net';
-
-export type TrustProxy = { hops: number } | { list: BlockList; text: string };
-export type ProxyHeader = 'x-forwarded-for' | 'forwarded';
-
-/** TRUST_PROXY: empty/`0`/`false`/`off` → null; `true` → one hop; `N` → N hops; otherwise addresses and CIDRs, comma-separated. */
-export function parseTrustProxy(value: string | undefined): TrustProxy | null {
-  const v = (value ?? '').trim();
-  if (!v || /^(0|false|off|no)$/i.test(v)) return null;
-  if (/^(true|on|yes)$/i.test(v)) return { hops: 1 };
-  if (/^\d+$/.test(v)) return { hops: Number(v) };
-  const list = new BlockList();
-  for (const raw of v.split(',')) {
-    const entry = raw.trim();
-    if (!entry) continue;
-    const [addr, bits, extra] = entry.split('/');
-    const address = plain(addr);
-    const type = isIP(address);
-    const prefix = bits === undefined ? (type === 6 ? 128 : 32) : Number(bits);
-    if (!type || extra !== undefined || !/^\d*$/.test(bits ?? '') || prefix > (type === 6 ? 128 : 32)) {
-      throw new Error(`TRUST_PROXY: "${entry}" is not an address or CIDR range (give true, a hop count, or addresses like 10.0.0.0/8, ::1)`);
-    }
-    list.addSubnet(address, prefix, type === 6 ? 'ipv6' : 'ipv4');
-  }
-  return { list, text: v };
-}
-
-/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) as `10.0.0.1`. */
-function plain(ip: string): string {
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
-}
+// proxy before it) or a list of proxy addresses and CIDR ranges, read from TRUST_PROXY by src/config.ts.
+import { isIP } from 'node:net';
+import { plainAddress as plain, type ProxyHeader, type TrustProxy } from '../config.js';
 
 /** One hop as written in a header: `1.2.3.4`, `1.2.3.4:80`, `[::1]:80`, `"[::1]"`; null when it is no address (`unknown`, `_hidden`). */
 function hopAddress(raw: string): string | null {

@@ -8,6 +8,7 @@ import { dirname, extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { removeAccents } from '../content/slug.js';
+import type { S3Settings } from '../config.js';
 
 export interface StoredInfo {
   size: number;
@@ -55,15 +56,7 @@ export interface StorageConfig {
   siteUrl: string;
   /** Local root directory. */
   uploadsDir: string;
-  s3?: {
-    bucket: string;
-    endpoint?: string;
-    region: string;
-    accessKeyId?: string;
-    secretAccessKey?: string;
-    forcePathStyle: boolean;
-    publicUrl: string;
-  };
+  s3?: S3Settings;
 }
 
 export function createStorage(config: StorageConfig): Storage {
@@ -71,32 +64,6 @@ export function createStorage(config: StorageConfig): Storage {
 }
 
 const trimSlashes = (s: string) => s.replace(/\/+$/, '');
-
-/** Reads the S3 settings from the environment; undefined (local storage) when no bucket is set. */
-export function s3ConfigFromEnv(env: NodeJS.ProcessEnv): StorageConfig['s3'] {
-  const bucket = env.UPLOADS_S3_BUCKET?.trim();
-  if (!bucket) return undefined;
-  const endpoint = env.UPLOADS_S3_ENDPOINT?.trim() ? trimSlashes(env.UPLOADS_S3_ENDPOINT.trim()) : undefined;
-  const region = env.UPLOADS_S3_REGION?.trim() || 'us-east-1';
-  const pathStyle = env.UPLOADS_S3_FORCE_PATH_STYLE?.trim().toLowerCase();
-  // Self-hosted services (MinIO and the like) rarely have wildcard DNS for bucket sub-domains,
-  // so an explicit endpoint means path-style unless told otherwise.
-  const forcePathStyle = pathStyle === undefined || pathStyle === '' ? endpoint !== undefined : pathStyle === '1' || pathStyle === 'true';
-  const publicUrl = env.UPLOADS_S3_PUBLIC_URL?.trim()
-    ? trimSlashes(env.UPLOADS_S3_PUBLIC_URL.trim())
-    : endpoint
-      ? `${endpoint}/${bucket}`
-      : `https://${bucket}.s3.${region}.amazonaws.com`;
-  return {
-    bucket,
-    endpoint,
-    region,
-    accessKeyId: env.UPLOADS_S3_ACCESS_KEY_ID || undefined,
-    secretAccessKey: env.UPLOADS_S3_SECRET_ACCESS_KEY || undefined,
-    forcePathStyle,
-    publicUrl,
-  };
-}
 
 // ---------------------------------------------------------------------------
 // Keys

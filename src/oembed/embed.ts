@@ -6,7 +6,7 @@ import { restError } from '../errors.js';
 import type { SiteSettings } from '../site/options.js';
 import { escHtml } from '../content/escape.js';
 import { renderTitle, stripAllTags } from '../content/render.js';
-import { authorLink } from '../schema/users/service.js';
+import { authorLink } from '../users/service.js';
 import { embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from '../site/resolve.js';
 import { featuredAttachment, thumbnailOf } from '../site/media-urls.js';
 

@@ -4,8 +4,8 @@
 import type { Db } from '../db/client.js';
 import { createContext, type Context } from '../context.js';
 import { randomPassword } from '../auth/passwords.js';
-import { createUserRecord } from '../schema/users/service.js';
-import { issueApplicationPassword } from '../schema/application-passwords/service.js';
+import { createUserRecord } from '../users/service.js';
+import { issueApplicationPassword } from '../users/application-passwords.js';
 
 function operator(db: Db): Context {
   return createContext(db, { id: 0, login: '', role: 'administrator' });

@@ -51,6 +51,7 @@ const RUN: [string, Expectation][] = [
   ['npm run cli -- user create', { line: /^\{"id":\d+,/m }],
   ['npm run cli -- user application-password create', { line: /^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/m }],
   ['npm run cli -- site demo', { line: /^Demo content added: 3 posts /m, cheap: '--posts=3' }],
+  ['npm run lint:boundaries', { line: /no dependency violations found \(\d+ modules, \d+ dependencies cruised\)$/m }],
 ];
 
 const SKIP: [string, string][] = [

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { createTestSite, type TestSite, service } from '../helpers/app.js';
-import { parseTrustProxy } from '../../src/http/client-ip.js';
+import { parseTrustProxy } from '../../src/config.js';
 
 let site: TestSite;
 let server: Server;

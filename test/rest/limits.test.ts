@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, API, SITE, type TestSite } from '../helpers/app.js';
 import { createApp } from '../../gateway/app.js';
 import { createLogger, useLogger } from '../../src/log.js';
-import { parseTrustProxy } from '../../src/http/client-ip.js';
+import { parseTrustProxy } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { parseQueryString } from '../../gateway/params.js';
 

@@ -1,7 +1,7 @@
 // TRUST_PROXY: parsing the setting and walking the forwarding chain.
 import { describe, expect, it } from 'vitest';
-import { clientAddress, parseTrustProxy } from '../../src/http/client-ip.js';
-import { loadConfig } from '../../src/config.js';
+import { clientAddress } from '../../src/http/client-ip.js';
+import { loadConfig, parseTrustProxy } from '../../src/config.js';
 
 describe('parseTrustProxy', () => {
   it('is off unless set', () => {

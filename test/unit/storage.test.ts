@@ -9,11 +9,11 @@ import {
   InvalidKeyError,
   isValidKey,
   monthFolder,
-  s3ConfigFromEnv,
   sanitizeFileName,
   uniqueKey,
   type Storage,
 } from '../../src/media/storage.js';
+import { s3ConfigFromEnv } from '../../src/config.js';
 
 // s3rver ships CommonJS without type declarations; only the two methods used here are typed.
 interface S3rverServer {

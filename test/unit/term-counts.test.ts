@@ -1,6 +1,6 @@
-// The term count changes a batch keeps for its end (src/content/term-counts.ts).
+// The term count changes a batch keeps for its end (src/db/deferred-term-counts.ts).
 import { describe, expect, it } from 'vitest';
-import { DeferredTermCounts } from '../../src/content/term-counts.js';
+import { DeferredTermCounts } from '../../src/db/deferred-term-counts.js';
 
 describe('deferred term counts', () => {
   it('adds per term, starts again from a recount, and forgets an undone item', () => {

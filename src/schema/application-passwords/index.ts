@@ -6,7 +6,7 @@ import { ApplicationPasswordDeleteResult, ApplicationPasswordRef, ApplicationPas
 import {
   checkOwner, currentApplicationPassword, findApplicationPassword, issueApplicationPassword, listApplicationPasswords,
   renameApplicationPassword, revokeAllApplicationPasswords, revokeApplicationPassword,
-} from './service.js';
+} from '../../users/application-passwords.js';
 
 const ApplicationPasswordInput = resourceInput(ApplicationPasswordResource, { description: 'Fields of an application password a client may set (appId on create only).' });
 

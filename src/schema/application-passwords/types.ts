@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { ApplicationPasswordResource } from '../../resources/users.js';
 import { resourceFields } from '../resource-types.js';
-import type { AppPasswordRecord } from './service.js';
+import type { AppPasswordRecord } from '../../users/application-passwords.js';
 
 export const ApplicationPasswordRef = builder.objectRef<AppPasswordRecord>('ApplicationPassword').implement({
   description: ApplicationPasswordResource.description,

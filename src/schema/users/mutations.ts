@@ -5,7 +5,7 @@ import { builder } from '../builder.js';
 import { UserRef } from './types.js';
 import { UserResource } from '../../resources/users.js';
 import { resourceInput } from '../resource-types.js';
-import { checkDeleteUser, createUserRecord, deleteUserRecord, resolveUserId, updateUserRecord, type UserInput as Input } from './service.js';
+import { checkDeleteUser, createUserRecord, deleteUserRecord, resolveUserId, updateUserRecord, type UserInput as Input } from '../../users/service.js';
 
 export const UserInput = resourceInput(UserResource, { description: 'Writable fields of a user; on create username, email and password are required.' });
 

@@ -10,7 +10,7 @@ import { UserList as UserListDef } from '../../resources/users.js';
 import {
   checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, userListOrder, userListWhere,
   type UserListFilter as Filter, type UserListPaging,
-} from './service.js';
+} from '../../users/service.js';
 
 interface UserListShape { where: PrismaNS.UserWhereInput; paging: UserListPaging; skip: number; ids: number[] | null }
 

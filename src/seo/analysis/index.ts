@@ -3,22 +3,10 @@
 // Scale and rules: docs/plugin-routes.md, "Content analysis and score buckets (seo/v1)".
 import { analyzeReadabilityText } from './readability.js';
 import { analyzeSeoText, type SeoInput } from './seo.js';
+import type { Analysis } from './score.js';
 
 export { bucketOf } from './score.js';
 export type { SeoInput } from './seo.js';
-
-export interface AssessmentResult {
-  id: string;
-  score: number;
-  rating: 'good' | 'ok' | 'bad';
-  text: string;
-}
-
-export interface Analysis {
-  score: number;
-  rating: 'good' | 'ok' | 'bad' | 'na';
-  results: AssessmentResult[];
-}
 
 /** Readability of the HTML; `na` with no results when there is no text. */
 export function analyzeReadability(input: { html: string; locale: string }): Analysis {

@@ -1,8 +1,7 @@
 // Readability assessments. Sentence-based checks read the body text (headings excluded); the
 // subheading check reads both. Language-bound checks (Flesch, transition words, passive voice)
 // run for English only.
-import type { Analysis, AssessmentResult } from './index.js';
-import { BAD, GOOD, OK, overall, result } from './score.js';
+import { BAD, GOOD, OK, overall, result, type Analysis, type AssessmentResult } from './score.js';
 import { parseHtml, sentences, syllables, words, type Block } from './text.js';
 import { escapeRegExp } from '../../content/escape.js';
 import { BE_FORMS, IRREGULAR_PARTICIPLES, NOT_PARTICIPLES, PASSIVE_GAP_WORDS, TRANSITION_WORDS } from './english.js';

@@ -1,5 +1,19 @@
-// The scoring scale shared by every assessment and the overall score.
-import type { Analysis, AssessmentResult } from './index.js';
+// The scoring scale shared by every assessment and the overall score, and the shapes of both.
+// The shapes live here, not in index.ts: the assessments need them and index.ts imports the
+// assessments, so taking them from index.ts made an import cycle.
+
+export interface AssessmentResult {
+  id: string;
+  score: number;
+  rating: 'good' | 'ok' | 'bad';
+  text: string;
+}
+
+export interface Analysis {
+  score: number;
+  rating: 'good' | 'ok' | 'bad' | 'na';
+  results: AssessmentResult[];
+}
 
 /** Assessment scores, the plugin's style: 9 good, 6 ok, 3 bad. */
 export const GOOD = 9;

@@ -2,8 +2,7 @@
 // takes a word with or without a plural -s/-es as the same word. "Contains the keyphrase" means
 // contains all its content words (function words such as "the", "how" are ignored) in any order;
 // the title and density checks want the exact word sequence.
-import type { Analysis, AssessmentResult } from './index.js';
-import { BAD, GOOD, OK, overall, result } from './score.js';
+import { BAD, GOOD, OK, overall, result, type Analysis, type AssessmentResult } from './score.js';
 import { parseHtml, sentences, words } from './text.js';
 import { FUNCTION_WORDS } from './english.js';
 

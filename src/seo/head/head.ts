@@ -7,7 +7,7 @@ import { escHtml } from '../../content/escape.js';
 import { renderExcerpt, renderTitle, stripAllTags } from '../../content/render.js';
 import { ATTACHED_FILE, attachmentMeta, mediaMetaSelect, metaValue } from '../../media/metadata.js';
 import { getSiteRepresentation } from '../site/options.js';
-import { authorLink } from '../../schema/users/service.js';
+import { authorLink } from '../../users/service.js';
 import { CONTENT_SELECT, contentColumns, homeColumns, readingMinutes, termColumns, userColumns, wordCount } from '../indexables/build.js';
 import { loadTemplates, replaceVars, siteLocale, type TemplateVars } from './templates.js';
 

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { RestError, restError } from '../../errors.js';
 import { saveContent, type ContentInput } from '../../schema/content/service.js';
 import { saveTerm } from '../../schema/terms/service.js';
-import { createUserRecord } from '../../schema/users/service.js';
+import { createUserRecord } from '../../users/service.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { clearImportJob, getImportJob, setImportJob, type ImportJob } from '../site/options.js';
 import { parseWxr, WxrError, type WxrAuthor, type WxrDocument, type WxrItem, type WxrTerm } from './wxr.js';

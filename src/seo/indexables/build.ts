@@ -8,7 +8,7 @@ import type { SiteSettings } from '../../site/options.js';
 import { permalink } from '../../resources/content-types.js';
 import { ancestorSlugs } from '../../schema/content/objects.js';
 import { termAncestorSlugs } from '../../schema/terms/service.js';
-import { authorLink } from '../../schema/users/service.js';
+import { authorLink } from '../../users/service.js';
 import { renderTitle, stripAllTags } from '../../content/render.js';
 import { analyzeReadability, analyzeSeo } from '../analysis/index.js';
 import { loadTemplates, replaceVars, siteLocale } from '../head/templates.js';
