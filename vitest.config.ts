@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The content-model suite runs with its own model, in its own run (vitest.model.config.ts).
+    exclude: ['test/model/**', '**/node_modules/**'],
     // Once per run: the migrated, seeded site each test file copies (test/helpers/template.ts).
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/matchers.ts'],

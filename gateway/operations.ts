@@ -1,4 +1,5 @@
-// Loads the named GraphQL documents the routes run, once at start-up. An operation that spreads
+// Loads the named GraphQL documents the routes run, once at start-up: those of the registry's
+// types are written from the schema (./generated-operations.ts), the rest are the .graphql files. An operation that spreads
 // `...XFields` gets one document per context, with the spread pointing at XView, XEdit or XEmbed;
 // those fragments are made from the resource definitions (gateway/resources.ts), so a field added
 // to a definition shows in the contexts it names. Every document is validated against the schema
@@ -21,6 +22,7 @@ import type { ResourceDef, RestContext } from '../src/resources/define.js';
 import { RESOURCES } from '../src/resources/index.js';
 import { projectRoot } from '../src/root.js';
 import { fragmentsOf } from './resources.js';
+import { generatedOperations } from './generated-operations.js';
 
 export type { RestContext };
 const SUFFIX: Record<RestContext, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
@@ -58,6 +60,8 @@ export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] =
   const operations = new Map<string, OperationDefinitionNode>();
   const sources = [
     ...resources.map((r) => fragmentsOf(r)),
+    // Posts, pages, taxonomies and the site's own types: written from the schema (gateway/generated-operations.ts).
+    generatedOperations(schema),
     ...readdirSync(dir).filter((f) => f.endsWith('.graphql')).sort().map((f) => readFileSync(join(dir, f), 'utf8')),
   ];
   let digest: string | undefined;

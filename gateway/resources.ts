@@ -36,11 +36,21 @@ function subSelection(f: FieldDef, context: RestContext): string {
   return ` { ${parts.join(' ')} }`;
 }
 
+/**
+ * The alias a REST key is selected under: itself, or, for a key GraphQL cannot name (a REST base
+ * with a dash, as `event-categories`), an escaped form that `restItem` turns back.
+ */
+export function aliasOf(rest: string): string {
+  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(rest) ? rest : `_rest_${Buffer.from(rest).toString('hex')}`;
+}
+const unalias = (key: string) => (key.startsWith('_rest_') ? Buffer.from(key.slice(6), 'hex').toString() : key);
+
 /** The GraphQL selection of a context: REST keys as aliases, then the link data every context carries. */
 export function selectionOf(r: ResourceDef, context: RestContext): string {
   const lines: string[] = [];
   for (const [name, rest, f] of restFields(r, context)) {
-    lines.push(`${rest === name ? name : `${rest}: ${name}`}${f.selectionArgs ?? ''}${subSelection(f, context)}`);
+    const alias = aliasOf(rest);
+    lines.push(`${alias === name ? name : `${alias}: ${name}`}${f.selectionArgs ?? ''}${subSelection(f, context)}`);
   }
   for (const [name, f] of Object.entries(r.fields)) {
     if (f.linkData && (f.linkContexts ?? ['view', 'edit', 'embed']).includes(context)) lines.push(`${f.linkData}: ${name}${f.selectionArgs ?? ''}`);
@@ -102,10 +112,12 @@ export function restValues(r: ResourceDef): (item: Record<string, unknown>) => R
 export function restItem(r: ResourceDef): (item: Record<string, unknown>, links: Record<string, unknown[]> | null) => Record<string, unknown> {
   const values = restValues(r);
   const linkData = new Set(Object.values(r.fields).flatMap((f) => (f.linkData ? [f.linkData] : [])));
+  const aliased = restFields(r, 'edit').some(([, rest]) => aliasOf(rest) !== rest);
   return (item, links) => {
+    // In place, as callers read the item's WordPress values after (status for the Link header).
     values(item);
     const out: Record<string, unknown> = {};
-    for (const key in item) if (!linkData.has(key)) out[key] = item[key];
+    for (const key in item) if (!linkData.has(key)) out[aliased ? unalias(key) : key] = item[key];
     if (links) out._links = links;
     return out;
   };

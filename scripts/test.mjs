@@ -48,6 +48,19 @@ function runVitest(args, env) {
 
 const vitest = (provider, args = []) => runVitest([...args, ...extra], { TEST_PROVIDER: provider });
 
+// The content-model suite (test/model/) runs in a run of its own, with the tests' model file
+// (vitest.model.config.ts); it follows each pass, on the same database and lane. Files named on
+// the command line narrow it as they narrow the others (none of them in test/model: it is skipped).
+const MODEL_CONFIG = ['--config', 'vitest.model.config.ts'];
+const modelFilesNamed = () => extra.filter((a) => !a.startsWith('-'));
+const wantsModel = () => !modelFilesNamed().length || modelFilesNamed().some((f) => f.startsWith('test/model'));
+const modelArgs = () => [...MODEL_CONFIG, ...(modelFilesNamed().length ? modelFilesNamed().filter((f) => f.startsWith('test/model')) : []), ...extra.filter((a) => a.startsWith('-'))];
+async function modelPass(env) {
+  if (!wantsModel()) return false;
+  console.log('\n-- content model (test/model) --');
+  return (await runVitest(modelArgs(), env)) !== 0;
+}
+
 // Files that never open the test database (unit tests, the printed schema, the import-boundary
 // check, and the command-line, start-up and script tests, which make their own SQLite files) run
 // once, in the SQLite pass.
@@ -55,6 +68,7 @@ const PROVIDER_FREE = ['test/unit/**', 'test/contract/schema.test.ts', 'test/con
 
 console.log('\n== SQLite ==');
 let failed = (await vitest('sqlite')) !== 0;
+failed = (await modelPass({ TEST_PROVIDER: 'sqlite' })) || failed;
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 let reachable = false;
@@ -71,6 +85,7 @@ try {
 if (reachable) {
   console.log('\n== PostgreSQL ==');
   failed = (await vitest('postgres', PROVIDER_FREE.flatMap((glob) => ['--exclude', glob]))) !== 0 || failed;
+  failed = (await modelPass({ TEST_PROVIDER: 'postgres' })) || failed;
 }
 
 // The bundle lane: what only the built code can get wrong (how esbuild joins a library's modules,
@@ -86,5 +101,6 @@ else {
     const options = extra.filter((a) => a.startsWith('-'));
     failed = (await runVitest([...filters, ...options], { TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' })) !== 0 || failed;
   } else console.log('(none of the files named is in the lane)');
+  failed = (await modelPass({ TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' })) || failed;
 }
 process.exit(failed ? 1 : 0);

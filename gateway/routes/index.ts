@@ -2,8 +2,7 @@
 // indexes, OPTIONS, Allow, validation and batch eligibility are all read from it.
 import type { RouteEntry } from '../types.js';
 import { discoveryRoutes } from './discovery.js';
-import { postRoutes } from './posts.js';
-import { pageRoutes } from './pages.js';
+import { postLikeRoutes } from './posts.js';
 import { mediaRoutes } from './media.js';
 import { batchRoutes } from './batch.js';
 import { applicationPasswordRoutes, userRoutes } from './users.js';
@@ -43,8 +42,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...oembedProxyRoutes({ allowHosts: o.oembedAllowHosts }),
     ...batchRoutes(),
     ...widgetRoutes(),
-    ...postRoutes(),
-    ...pageRoutes(),
+    ...postLikeRoutes(),
     ...mediaRoutes(),
     ...termRoutes(),
     ...typeRoutes(),

@@ -1,12 +1,16 @@
-// core/v2/posts: everything comes from the post type's descriptor and definitions.
+// core/v2 routes of every post-like type of the registry: posts, pages and the types of the site's
+// content model, each from its descriptor and definitions, with its revisions and autosaves where
+// the type keeps revisions.
 import type { RouteEntry } from '../types.js';
-import { PostList, PostResource } from '../../src/resources/content.js';
-import { POST_TYPE } from '../../src/resources/content-types.js';
-import { POST_REVISIONS, RevisionList } from '../../src/resources/revisions.js';
+import { POST_LIKE } from '../../src/resources/content.js';
+import { POST_LIKE_REVISIONS, RevisionList } from '../../src/resources/revisions.js';
 import { contentRoutes } from './content.js';
 import { revisionRoutes } from './revisions.js';
 
-export const postRoutes = (): RouteEntry[] => [
-  ...contentRoutes({ descriptor: POST_TYPE, resource: PostResource, list: PostList }),
-  ...revisionRoutes({ descriptor: POST_TYPE, parent: PostResource, resources: POST_REVISIONS, list: RevisionList }),
-];
+export const postLikeRoutes = (): RouteEntry[] => POST_LIKE.flatMap(({ descriptor, resource, list }) => {
+  const revisions = POST_LIKE_REVISIONS.get(descriptor.type);
+  return [
+    ...contentRoutes({ descriptor, resource, list }),
+    ...(revisions ? revisionRoutes({ descriptor, parent: resource, resources: revisions, list: RevisionList }) : []),
+  ];
+});

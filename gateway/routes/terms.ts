@@ -1,16 +1,17 @@
-// core/v2/categories and core/v2/tags
+// core/v2/categories, core/v2/tags and the taxonomies of the site's content model
 import type { ArgDef, Endpoint, GatewayRequest, Params, RouteEntry } from '../types.js';
 import type { RestContext } from '../operations.js';
 import { contextArg } from '../args/common.js';
 import { pagingHeaders } from '../shape/paging.js';
 import { requireCapForEdit } from '../edit-context.js';
 import type { ListDef, ResourceDef } from '../../src/resources/define.js';
-import { CategoryList, CategoryResource, TagList, TagResource } from '../../src/resources/terms.js';
+import { TAXONOMIES, typesOfTaxonomy } from '../../src/resources/terms.js';
+import { contentTypeOf } from '../../src/resources/content-types.js';
 import { itemSchema } from '../../src/resources/json-schema.js';
 import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resourceWriteArgs } from '../resources.js';
 import { CURIES } from '../shape/links.js';
 
-interface TaxonomyRoute { base: 'categories' | 'tags'; taxonomy: 'category' | 'post_tag'; op: 'Category' | 'Tag'; list: string; resource: ResourceDef; listDef: ListDef }
+interface TaxonomyRoute { base: string; taxonomy: string; op: string; list: string; resource: ResourceDef; listDef: ListDef; types: string[] }
 
 const idArg: ArgDef = { description: 'Unique identifier for the term.', type: 'integer' };
 
@@ -22,7 +23,8 @@ function termLinks(req: GatewayRequest, t: TaxonomyRoute, item: Record<string, a
     about: [{ href: `${ns}/taxonomies/${t.taxonomy}` }],
   };
   if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${t.base}/${item._parent}` }];
-  links['wp:post_type'] = [{ href: `${ns}/posts?${t.base}=${item.id}` }];
+  // One link per content type the taxonomy is registered for, as WordPress's.
+  links['wp:post_type'] = t.types.map((type) => ({ href: `${ns}/${contentTypeOf(type).restBase}?${t.base}=${item.id}` }));
   links.curies = CURIES;
   return toRest(item, links);
 }
@@ -63,7 +65,7 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
       const context = ctxOf(req.params);
       const data = await req.run(context, { id: Number(req.params.id) });
       requireCapForEdit(req.ctx, context, manage, 'Sorry, you are not allowed to edit this term.');
-      return { status: 200, body: termLinks(req, t, data[t.op.toLowerCase()], toRest) };
+      return { status: 200, body: termLinks(req, t, data[t.op[0].toLowerCase() + t.op.slice(1)], toRest) };
     },
   };
   const update: Endpoint = {
@@ -89,8 +91,8 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
 }
 
 export function termRoutes(): RouteEntry[] {
-  return [
-    ...routes({ base: 'categories', taxonomy: 'category', op: 'Category', list: 'Categories', resource: CategoryResource, listDef: CategoryList }),
-    ...routes({ base: 'tags', taxonomy: 'post_tag', op: 'Tag', list: 'Tags', resource: TagResource, listDef: TagList }),
-  ];
+  return TAXONOMIES.flatMap((x) => routes({
+    base: x.restBase, taxonomy: x.taxonomy, op: x.graphqlName, list: x.graphqlPlural[0].toUpperCase() + x.graphqlPlural.slice(1),
+    resource: x.resource, listDef: x.list, types: typesOfTaxonomy(x.taxonomy),
+  }));
 }

@@ -208,7 +208,7 @@ export function sanitizeTitle(title: string, locale = 'en_US'): string {
 /** $wp_rewrite->feeds by default. */
 const FEED_NAMES = ['feed', 'rdf', 'rss', 'rss2', 'atom'];
 
-function isReservedSlug(slug: string, kind: 'post' | 'page' | 'attachment'): boolean {
+function isReservedSlug(slug: string, kind: SlugKind): boolean {
   if (slug === 'embed' || FEED_NAMES.includes(slug)) return true;
   // Hierarchical types clash with pagination: '2', 'page2'.
   return kind === 'page' && /^(?:page)?\d+$/.test(slug);
@@ -253,9 +253,12 @@ function truncateSlug(slug: string, length: number): string {
  * kind's own uniqueness scope (same post type — and same parent for pages —
  * or, for attachments, any post type).
  */
+/** How a type's slugs are reserved: 'page' stands for every hierarchical type. */
+export type SlugKind = 'post' | 'page' | 'attachment';
+
 export async function uniqueSlug(
   wanted: string,
-  kind: 'post' | 'page' | 'attachment',
+  kind: SlugKind,
   isTaken: (slug: string) => Promise<boolean>,
 ): Promise<string> {
   if (!isReservedSlug(wanted, kind) && !(await isTaken(wanted))) return wanted;

@@ -3,7 +3,7 @@
 // `context=help` read as WordPress's do.
 import type { Content } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, deriveList, deriveResource, type FieldDef, type ListDef, type ListParamDef } from './define.js';
+import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, deriveList, deriveResource, type FieldDef, type ListDef, type ListParamDef, type PropertyDef, type ResourceDef } from './define.js';
 import { ContentStatus, ContentStatusFilter, ContentWriteStatus, DiscussionStatus, Order, PageOrderBy, PostFormat, PostOrderBy, Relation, SearchColumn, SearchSemantics } from './enums.js';
 import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
 import { formatWpDate } from '../content/dates.js';
@@ -11,8 +11,9 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
-import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../schema/content/objects.js';
-import { permalink, permalinkTemplate } from './content-types.js';
+import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, customMetaTypes, customMetaValues, customMetaSelect, withCustomMeta, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../schema/content/objects.js';
+import { PAGE_TYPE, POST_LIKE_TYPES, POST_TYPE, gqlKey, permalink, permalinkTemplate, type ContentTypeDescriptor } from './content-types.js';
+import type { FieldConfig } from '../model/config.js';
 import { invalidParam } from '../errors.js';
 
 type Row = Content & { terms?: { termId: number; taxonomy: string }[]; meta?: { key: string; value: string }[] };
@@ -39,6 +40,14 @@ const text = (what: string, o: { contexts: typeof ALL_CONTEXTS; raw?: boolean; r
     inputKind: 'string', fromRest: textInput, skipValidation: true,
   };
 };
+
+/** An item's terms of one taxonomy, by id (WordPress names the field after the taxonomy's REST base). */
+function termsField(taxonomy: string): FieldDef {
+  return {
+    kind: 'integer[]', description: `The terms assigned to the post in the ${taxonomy} taxonomy.`, contexts: VIEW_EDIT, select: termSelect, ownsRelation: true,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === taxonomy).map((r) => r.termId)),
+  };
+}
 
 const viewer = (fn: (ctx: Context, p: Row) => boolean) => (p: Row, _a: unknown, ctx: Context) => fn(ctx, p);
 
@@ -126,14 +135,8 @@ const postFields: Record<string, FieldDef> = {
     select: footnotesSelect, ownsRelation: true,
     resolve: (p: Row, _a: unknown, ctx: Context) => withFootnotes(ctx, p, (meta) => ({ footnotes: meta.find((m) => m.key === 'footnotes')?.value ?? '' })),
   },
-  categories: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the category taxonomy.', contexts: VIEW_EDIT, select: termSelect, ownsRelation: true,
-    resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'category').map((r) => r.termId)),
-  },
-  tags: {
-    kind: 'integer[]', description: 'The terms assigned to the post in the post_tag taxonomy.', contexts: VIEW_EDIT, select: termSelect, ownsRelation: true,
-    resolve: (p: Row, _a: unknown, ctx: Context) => withTerms(ctx, p, (terms) => terms.filter((r) => r.taxonomy === 'post_tag').map((r) => r.termId)),
-  },
+  categories: termsField('category'),
+  tags: termsField('post_tag'),
   permalinkTemplate: {
     kind: 'string', description: 'Permalink template for the post.', contexts: EDIT, readonly: true,
     resolve: async (p: Row, _a: unknown, ctx: Context) => permalinkTemplate(await ctx.site(), p.type, await ancestorSlugs(ctx, p)),
@@ -178,8 +181,7 @@ const dateBound = (description: string): ListParamDef => ({ in: 'filter', kind: 
 const intList = (description: string): ListParamDef => ({ in: 'filter', kind: 'integer[]', description, default: [] });
 
 /** WordPress's taxonomy filter: a list of term ids, or {terms, operator, include_children}. */
-function taxonomyParam(taxonomy: string, hierarchical: boolean, exclude = false): ListParamDef {
-  const what = taxonomy === 'category' ? 'categories' : 'tags';
+function taxonomyParam(taxonomy: string, hierarchical: boolean, exclude = false, what = taxonomy === 'category' ? 'categories' : 'tags'): ListParamDef {
   const terms = { description: 'Term IDs.', type: 'array', items: { type: 'integer' }, default: [] };
   const properties: Record<string, unknown> = { terms };
   if (hierarchical) properties.include_children = { description: 'Whether to include child terms in the terms limiting the result set.', type: 'boolean', default: false };
@@ -244,3 +246,80 @@ export const PageList = deriveList(PostList, {
   },
   after: { menu_order: 'offset' },
 });
+
+// ---------------------------------------------------------------- the site's own types and fields
+
+/** A custom field's JSON Schema and GraphQL shape under `meta` (register_meta with show_in_rest). */
+function metaProperty(key: string, f: FieldConfig): PropertyDef {
+  const type = f.type === 'string' && f.enum ? 'enum' : f.type;
+  return {
+    kind: type === 'enum' ? 'string' : f.type, description: f.description ?? '', contexts: f.contexts ?? VIEW_EDIT,
+    default: f.default ?? (f.type === 'string' ? '' : f.type === 'boolean' ? false : 0),
+    ...(f.enum ? { schema: { enum: f.enum } } : {}), graphql: key,
+  };
+}
+
+/**
+ * `meta` of a type with custom fields: the block editor's footnotes (where the type has an
+ * editor and revisions, as WordPress registers them) and each field, typed, read from post meta.
+ */
+function customMetaField(d: ContentTypeDescriptor, footnotes: boolean): FieldDef {
+  const fields = Object.entries(d.fields);
+  const { type, input } = customMetaTypes(d.graphqlName, d.fields, footnotes);
+  const keys = [...(footnotes ? ['footnotes'] : []), ...fields.map(([k]) => k)];
+  return {
+    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: type, graphqlInputType: input,
+    properties: {
+      ...(footnotes ? { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } as PropertyDef } : {}),
+      ...Object.fromEntries(fields.map(([k, f]) => [k, metaProperty(k, f)])),
+    },
+    // REST's object as the GraphQL input: the known keys, as given (GraphQL checks their types).
+    fromRest: (value) => {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+      const given = Object.entries(value as Record<string, unknown>).filter(([k]) => keys.includes(k));
+      return given.length ? Object.fromEntries(given) : undefined;
+    },
+    select: customMetaSelect(keys), ownsRelation: true,
+    resolve: (p: Row, _a: unknown, ctx: Context) => withCustomMeta(ctx, p, keys, (meta) => customMetaValues(d.fields, meta, footnotes)),
+  };
+}
+
+// Custom fields the site's model puts on posts and pages join their footnotes under `meta`.
+if (Object.keys(POST_TYPE.fields).length) PostResource.fields.meta = customMetaField(POST_TYPE, true);
+if (Object.keys(PAGE_TYPE.fields).length) PageResource.fields.meta = customMetaField(PAGE_TYPE, true);
+
+/** The fields of a type of the site's model: a post's, less what it does not support, plus its taxonomies and fields. */
+export function customResource(d: ContentTypeDescriptor): ResourceDef {
+  const taxonomyFields = Object.fromEntries(d.supports.taxonomies.map((t) => [gqlKey(t.restBase), { ...termsField(t.taxonomy), rest: t.restBase }]));
+  const pageFields: Record<string, FieldDef> = d.supports.pageAttributes ? { parent: PageResource.fields.parent, menuOrder: PageResource.fields.menuOrder } : {};
+  return deriveResource(PostResource, {
+    name: d.graphqlName, title: d.type, description: d.custom?.description || `An item of the ${d.about.singularName} type.`,
+    omit: ['sticky', 'format', 'categories', 'tags', ...(d.about.features.includes('excerpt') ? [] : ['excerpt'])],
+    fields: {
+      ...pageFields, ...taxonomyFields,
+      ...(Object.keys(d.fields).length ? { meta: customMetaField(d, d.supports.revisions) } : {}),
+      classList: { ...postFields.classList, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, d.supports.taxonomies.length > 0) },
+    },
+    after: { parent: 'featuredMedia', menuOrder: 'parent' },
+  });
+}
+
+/** The collection parameters of a type of the site's model: a page list's, with one filter pair per taxonomy. */
+export function customList(d: ContentTypeDescriptor): ListDef {
+  const tax: Record<string, ListParamDef> = {};
+  for (const t of d.supports.taxonomies) {
+    tax[t.restBase] = { ...taxonomyParam(t.taxonomy, t.hierarchical, false, t.restBase), graphql: gqlKey(t.restBase) };
+    tax[`${t.restBase}_exclude`] = { ...taxonomyParam(t.taxonomy, t.hierarchical, true, t.restBase), graphql: `${gqlKey(t.restBase)}Exclude` };
+  }
+  const base = d.supports.pageAttributes ? PageList : deriveList(PageList, { filterName: 'x', omit: ['menu_order', 'parent', 'parent_exclude'] });
+  return deriveList(base, {
+    filterName: `${d.graphqlName}ListFilter`, description: `Filters of a ${d.about.singularName.toLowerCase()} list; every one optional.`,
+    params: { ...(d.supports.taxonomies.length > 1 ? { tax_relation: PostList.params.tax_relation } : {}), ...tax },
+  });
+}
+
+/** Every post-like type's fields and collection: posts, pages, then the site's own. */
+export const POST_LIKE: { descriptor: ContentTypeDescriptor; resource: ResourceDef; list: ListDef }[] = POST_LIKE_TYPES.map((d) =>
+  d === POST_TYPE ? { descriptor: d, resource: PostResource, list: PostList }
+    : d === PAGE_TYPE ? { descriptor: d, resource: PageResource, list: PageList }
+      : { descriptor: d, resource: customResource(d), list: customList(d) });

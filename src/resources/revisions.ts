@@ -6,7 +6,7 @@ import type { Content } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, type FieldDef, type ListDef, type ResourceDef } from './define.js';
 import { RevisionOrderBy } from './enums.js';
-import { PageResource, PostList, PostResource } from './content.js';
+import { POST_LIKE, PageResource, PostList, PostResource } from './content.js';
 import { formatWpDate } from '../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
@@ -77,3 +77,9 @@ export const RevisionList: ListDef = {
 
 export const POST_REVISIONS = revisionResources(POST_TYPE, PostResource);
 export const PAGE_REVISIONS = revisionResources(PAGE_TYPE, PageResource);
+
+/** Revision definitions of every post-like type that keeps revisions, by type. */
+export const POST_LIKE_REVISIONS = new Map<string, RevisionResources>(POST_LIKE.filter((e) => e.descriptor.supports.revisions).map((e) => [
+  e.descriptor.type,
+  e.descriptor === POST_TYPE ? POST_REVISIONS : e.descriptor === PAGE_TYPE ? PAGE_REVISIONS : revisionResources(e.descriptor, e.resource),
+]));

@@ -1,10 +1,11 @@
 // Categories (hierarchical) and tags: one term definition, tags without a parent.
 import type { Term } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, VIEW_EDIT, collectionParams, defineResource, deriveResource, type FieldDef, type ListDef, type ListParamDef } from './define.js';
+import { ALL_CONTEXTS, VIEW_EDIT, collectionParams, defineResource, deriveResource, type FieldDef, type ListDef, type ListParamDef, type ResourceDef } from './define.js';
 import { Order, TermOrderBy } from './enums.js';
 import { termAncestorSlugs } from '../schema/terms/service.js';
-import { CATEGORY, CONTENT_TYPES, POST_TAG, type TaxonomyRef } from './content-types.js';
+import { CATEGORY, CONTENT_TYPES, POST_TAG, TAXONOMY_REFS, type TaxonomyRef } from './content-types.js';
+import { CONTENT_MODEL } from '../model/config.js';
 
 // ---------------------------------------------------------------- taxonomies
 
@@ -17,23 +18,22 @@ export interface TaxonomyDescriptor extends TaxonomyRef {
   /** Manage, edit and delete terms; assigning them to content needs edit_posts (WordPress's defaults). */
   manageCap: string;
   assignCap: string;
+  /** Its fields and collection parameters. */
+  resource: ResourceDef;
+  list: ListDef;
 }
-
-export const TAXONOMIES: TaxonomyDescriptor[] = [
-  { ...CATEGORY, name: 'Categories', singularName: 'Category', showCloud: true, manageCap: 'manage_categories', assignCap: 'edit_posts' },
-  { ...POST_TAG, name: 'Tags', singularName: 'Tag', showCloud: true, manageCap: 'manage_categories', assignCap: 'edit_posts' },
-];
 
 /** The content types a taxonomy is registered for, from their descriptors. */
 export const typesOfTaxonomy = (taxonomy: string): string[] =>
   CONTENT_TYPES.filter((d) => d.supports.taxonomies.some((t) => t.taxonomy === taxonomy)).map((d) => d.type);
 
-const link = (taxonomy: string): FieldDef => ({
+/** Archive links as WordPress's: `/{base}/{slug}/`, with the ancestors' slugs first in a tree. */
+const link = (t: TaxonomyRef): FieldDef => ({
   kind: 'uri', description: 'URL of the term.', contexts: ALL_CONTEXTS, readonly: true, graphqlDescription: 'Archive URL of the term.',
   resolve: async (term: Term, _a: unknown, ctx: Context) => {
     const home = (await ctx.site()).home;
-    const path = taxonomy === 'category' ? [...(await termAncestorSlugs(ctx, term.parentId)), term.slug].join('/') : term.slug;
-    return `${home}/${taxonomy === 'category' ? 'category' : 'tag'}/${path}/`;
+    const path = t.hierarchical ? [...(await termAncestorSlugs(ctx, term.parentId)), term.slug].join('/') : term.slug;
+    return `${home}/${t.permalinkBase}/${path}/`;
   },
 });
 
@@ -48,7 +48,7 @@ export const CategoryResource = defineResource({
     id: { kind: 'integer', description: 'Unique identifier for the term.', contexts: ALL_CONTEXTS, readonly: true },
     count: { kind: 'integer', description: 'Number of published posts for the term.', contexts: VIEW_EDIT, readonly: true },
     description: { kind: 'string', description: 'HTML description of the term.', contexts: VIEW_EDIT },
-    link: link('category'),
+    link: link(CATEGORY),
     name: { kind: 'string', description: 'HTML title for the term.', contexts: ALL_CONTEXTS, required: true },
     slug: { kind: 'string', description: 'An alphanumeric identifier for the term unique to its type.', contexts: ALL_CONTEXTS },
     taxonomy: taxonomyField('category'),
@@ -62,7 +62,7 @@ export const CategoryResource = defineResource({
 
 export const TagResource = deriveResource(CategoryResource, {
   name: 'Tag', title: 'tag', description: 'A post tag.', omit: ['parent'],
-  fields: { link: link('post_tag'), taxonomy: taxonomyField('post_tag') },
+  fields: { link: link(POST_TAG), taxonomy: taxonomyField('post_tag') },
 });
 
 // ---------------------------------------------------------------- collections
@@ -83,3 +83,32 @@ const termListParams = (hierarchical: boolean): Record<string, ListParamDef> => 
 
 export const CategoryList: ListDef = { filterName: 'CategoryListFilter', description: 'Filters of a category list; every one optional.', params: termListParams(true) };
 export const TagList: ListDef = { filterName: 'TagListFilter', description: 'Filters of a tag list; every one optional.', params: termListParams(false) };
+
+// ---------------------------------------------------------------- the registry of taxonomies
+
+const builtIn = (ref: TaxonomyRef, name: string, singularName: string, resource: ResourceDef, list: ListDef): TaxonomyDescriptor =>
+  ({ ...ref, name, singularName, showCloud: true, manageCap: 'manage_categories', assignCap: 'edit_posts', resource, list });
+
+/** A taxonomy of the site's content model: a category-like (tree) or tag-like term resource. */
+function customTaxonomy(ref: TaxonomyRef): TaxonomyDescriptor {
+  const config = CONTENT_MODEL.taxonomies![ref.taxonomy];
+  const base = ref.hierarchical ? CategoryResource : TagResource;
+  const resource = deriveResource(base, {
+    name: ref.graphqlName, title: ref.taxonomy, description: config.description || `A term of the ${config.label} taxonomy.`,
+    fields: {
+      link: link(ref), taxonomy: taxonomyField(ref.taxonomy),
+      ...(ref.hierarchical ? { parent: { ...CategoryResource.fields.parent, graphqlDescription: `Parent ${config.singularLabel.toLowerCase()} id; 0 for none.` } } : {}),
+    },
+  });
+  const list: ListDef = { filterName: `${ref.graphqlName}ListFilter`, description: `Filters of a ${config.singularLabel.toLowerCase()} list; every one optional.`, params: termListParams(ref.hierarchical) };
+  return { ...ref, name: config.label, singularName: config.singularLabel, showCloud: !ref.hierarchical, manageCap: 'manage_categories', assignCap: 'edit_posts', resource, list };
+}
+
+/** Every taxonomy: categories and tags, then the site's own. */
+export const TAXONOMIES: TaxonomyDescriptor[] = [
+  builtIn(CATEGORY, 'Categories', 'Category', CategoryResource, CategoryList),
+  builtIn(POST_TAG, 'Tags', 'Tag', TagResource, TagList),
+  ...TAXONOMY_REFS.slice(2).map(customTaxonomy),
+];
+
+export const taxonomyOf = (taxonomy: string): TaxonomyDescriptor | undefined => TAXONOMIES.find((t) => t.taxonomy === taxonomy);

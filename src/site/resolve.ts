@@ -5,7 +5,7 @@
 import type { Prisma } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import type { SiteSettings } from './options.js';
-import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE, permalink } from '../resources/content-types.js';
+import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE, permalink, type ContentTypeDescriptor } from '../resources/content-types.js';
 import { readableRows } from '../schema/content/service.js';
 import { ancestorSlugs } from '../schema/content/objects.js';
 import { mediaMetaSelect } from '../media/metadata.js';
@@ -58,7 +58,17 @@ export async function resolveUrl(ctx: Context, site: SiteSettings, url: URL): Pr
 
   if (rel === '/' || rel === '/index.php') {
     const embed = truthy(url.searchParams.get('embed'));
+    // A custom type's plain link names it: ?post_type=event&p=ID.
+    const postType = url.searchParams.get('post_type');
+    const custom = postType ? CONTENT_TYPES.find((d) => d.custom && d.type === postType) : undefined;
+    if (postType && custom) {
+      const value = url.searchParams.get('p') ?? '';
+      if (!/^\d{1,9}$/.test(value)) return { kind: 'none' };
+      const row = await byId(ctx, custom.type, Number(value));
+      return row ? { kind: 'item', item: { row, permalink: await linkOf(ctx, site, row), embed, form: 'plain' } } : { kind: 'none' };
+    }
     for (const d of CONTENT_TYPES) {
+      if (d.custom) continue;
       const value = url.searchParams.get(d.plainLinkArg);
       if (value === null) continue;
       if (!/^\d{1,9}$/.test(value)) return { kind: 'none' };
@@ -85,6 +95,10 @@ export async function resolveUrl(ctx: Context, site: SiteSettings, url: URL): Pr
   if (embed) segments.pop();
   if (!segments.length || segments.length > 50) return { kind: 'none' };
 
+  // The site's own types answer under their permalink base: /events/{slug}/ (/{base}/{parent}/{slug}/ in a tree).
+  const custom = segments.length > 1 ? CONTENT_TYPES.find((d) => d.custom && d.custom.permalinkBase === segments[0]) : undefined;
+  if (custom) return customItem(ctx, site, custom, segments.slice(1), embed);
+
   const candidates = await ctx.prisma.content.findMany({
     where: { slug: { in: [...new Set(segments)] }, type: { in: [PAGE_TYPE.type, POST_TYPE.type] } },
     select: ITEM_SELECT,
@@ -99,9 +113,21 @@ export async function resolveUrl(ctx: Context, site: SiteSettings, url: URL): Pr
   return { kind: 'item', item: { row: readable, permalink: permalink(site, readable, segments.slice(0, -1)), embed, form: 'path' } };
 }
 
+async function customItem(ctx: Context, site: SiteSettings, d: ContentTypeDescriptor, segments: string[], embed: boolean): Promise<Resolution> {
+  if (!d.custom!.public) return { kind: 'none' };
+  const candidates = await ctx.prisma.content.findMany({ where: { slug: { in: [...new Set(segments)] }, type: d.type }, select: ITEM_SELECT });
+  const last = segments[segments.length - 1];
+  const matches = candidates
+    .filter((c) => c.slug === last && (d.hierarchical ? chainMatches(c, segments, candidates) : segments.length === 1))
+    .sort((a, b) => a.id - b.id);
+  const found = matches.find((m) => isPublic(m)) ?? matches[0];
+  if (!found) return { kind: 'none' };
+  return { kind: 'item', item: { row: found, permalink: permalink(site, found, segments.slice(0, -1)), embed, form: 'path' } };
+}
+
 /** Whether a page's parent chain is exactly the path's leading segments, up to a page without a parent. */
 function chainMatches(page: FrontRow, segments: string[], candidates: FrontRow[]): boolean {
-  const byId = new Map(candidates.filter((c) => c.type === PAGE_TYPE.type).map((c) => [c.id, c]));
+  const byId = new Map(candidates.filter((c) => c.type === page.type).map((c) => [c.id, c]));
   let node: FrontRow | undefined = page;
   for (let i = segments.length - 1; i >= 0; i--) {
     if (!node || node.slug !== segments[i]) return false;

@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,6 +165,14 @@ describe('npm start', () => {
     } finally {
       await new Promise((done) => taken.close(done));
     }
+  }, 120_000);
+
+  it('a content model that does not load fails the start with one line naming the file and the key', async () => {
+    const model = join(dir, 'bad-model.json');
+    writeFileSync(model, JSON.stringify({ types: { event: { label: 'Events', singularLabel: 'Event', restBase: 'posts' } } }));
+    const { code, err } = await failedStart({ WORKERS: '1', PORT: '0', DATABASE_URL: `file:${join(dir, 'site-model.db')}`, CONTENT_MODEL: model });
+    expect(code).toBe(1);
+    expect(err.split('\n').filter(Boolean)).toEqual([`start-up failed: content model ${model}: types.event.restBase "posts" is already used by a built-in route`]);
   }, 120_000);
 
   it('a database that cannot be reached fails the start with its reason once, and no worker is left behind', async () => {

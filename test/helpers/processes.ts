@@ -71,7 +71,7 @@ export interface Compiled {
 const ROOT = join(import.meta.dirname, '../..');
 
 /** The variables that would point a started service elsewhere than a test says: dropped unless the test sets them. */
-const SCRUBBED = ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL'];
+const SCRUBBED = ['SITE_URL', 'HOST', 'NODE_ENV', 'NODE_OPTIONS', 'GRAPHIQL', 'CONTENT_MODEL'];
 
 /**
  * Runs the compiled service as `npm start` runs it (`node dist/gateway/main.js`, built already)

@@ -9,6 +9,7 @@ import { INDEXING_STEPS, runIndexingStep, type IndexingStep } from '../../../src
 import { headByUrl } from '../../../src/seo/head/by-url.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
 import { parseFieldsParam } from '../../shape/fields.js';
+import { POST_LIKE_TYPES, TAXONOMY_REFS } from '../../../src/resources/content-types.js';
 
 const NS = 'seo/v1';
 
@@ -79,13 +80,16 @@ export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
   ];
 }
 
-const LIST_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
-  '/core/v2/posts': 'post', '/core/v2/pages': 'post', '/core/v2/categories': 'term', '/core/v2/tags': 'term', '/core/v2/users': 'user',
-};
+/** The collections whose records carry a head: every public post-like type, every taxonomy, users. */
+const HEAD_BASES: [string, 'post' | 'term' | 'user'][] = [
+  ...POST_LIKE_TYPES.filter((d) => d.custom?.public ?? true).map((d) => [d.restBase, 'post'] as [string, 'post']),
+  ...TAXONOMY_REFS.map((t) => [t.restBase, 'term'] as [string, 'term']),
+  ['users', 'user'],
+];
+const LIST_ROUTES: Record<string, 'post' | 'term' | 'user'> = Object.fromEntries(HEAD_BASES.map(([base, kind]) => [`/core/v2/${base}`, kind]));
 const ITEM_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
-  '/core/v2/posts/(?P<id>[\\d]+)': 'post', '/core/v2/pages/(?P<id>[\\d]+)': 'post',
-  '/core/v2/categories/(?P<id>[\\d]+)': 'term', '/core/v2/tags/(?P<id>[\\d]+)': 'term',
-  '/core/v2/users/(?P<id>[\\d]+)': 'user', '/core/v2/users/me': 'user',
+  ...Object.fromEntries(HEAD_BASES.map(([base, kind]) => [`/core/v2/${base}/(?P<id>[\\d]+)`, kind])),
+  '/core/v2/users/me': 'user',
 };
 
 /** The two fields in the route's item schema. */

@@ -1,4 +1,5 @@
-// Queries and mutations of a post-like type, from one definition: posts and pages (media later).
+// Queries and mutations of a post-like type, from one definition: posts, pages, attachments and
+// the types of the site's content model.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
@@ -14,7 +15,7 @@ import type { Content } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import type PrismaTypes from '../../generated/pothos-types.js';
 
-type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
+export type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
 import {
   checkDelete, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
   orderedPageIds, readableRows, saveContent, trashContent, createdAsRead,

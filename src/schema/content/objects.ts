@@ -11,6 +11,7 @@ import { enumRef } from '../resource-types.js';
 import { versionCache } from '../../db/version-cache.js';
 import { asRevisionGroup, direct, REVISION_GROUPS, revisionGroupsStatement, type RevisionGroup } from '../../db/content-read.js';
 import { placeholder } from '../../db/sql.js';
+import type { FieldConfig } from '../../model/config.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -34,6 +35,60 @@ export const PostMetaInput = builder.inputType('PostMetaInput', {
   description: 'Registered meta values to set.',
   fields: (t) => ({ footnotes: t.string({ required: false, description: 'Footnotes of the block editor, JSON-encoded.' }) }),
 });
+
+/** GraphQL type of a custom field (string fields with an enum get an enum type of their own). */
+function metaFieldType(owner: string, key: string, f: FieldConfig): string | ReturnType<typeof builder.enumType> {
+  if (f.enum) {
+    const name = `${owner}${key.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase())}`;
+    return builder.enumType(name, { description: f.description || `Values of ${key}.`, values: Object.fromEntries(f.enum.map((v) => [v, { value: v }])) });
+  }
+  return f.type === 'integer' ? 'Int' : f.type === 'number' ? 'Float' : f.type === 'boolean' ? 'Boolean' : 'String';
+}
+
+/** `{Name}Meta` and `{Name}MetaInput`: the registered meta of a type with custom fields. */
+export function customMetaTypes(owner: string, fields: Record<string, FieldConfig>, footnotes: boolean) {
+  const types = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, metaFieldType(owner, k, f)]));
+  const describe = (k: string, f: FieldConfig) => f.description || `The ${k} field.`;
+  const type = builder.objectRef<Record<string, unknown>>(`${owner}Meta`).implement({
+    description: `Registered meta values of a ${owner.toLowerCase()}.`,
+    fields: (t) => ({
+      ...(footnotes ? { footnotes: t.string({ description: 'Footnotes of the block editor, JSON-encoded.', resolve: (m) => m.footnotes as string }) } : {}),
+      ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, t.field({ type: types[k] as never, description: describe(k, f), resolve: (m) => m[k] as never })])),
+    }),
+  });
+  const input = builder.inputType(`${owner}MetaInput`, {
+    description: `Registered meta values of a ${owner.toLowerCase()} to set.`,
+    fields: (t) => ({
+      ...(footnotes ? { footnotes: t.string({ required: false, description: 'Footnotes of the block editor, JSON-encoded.' }) } : {}),
+      ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, t.field({ type: types[k] as never, required: false, description: describe(k, f) })])),
+    }),
+  });
+  return { type, input };
+}
+
+/** Stored text of a custom field's value (post meta holds strings, as WordPress's does). */
+export function storedMetaValue(f: FieldConfig, value: unknown): string {
+  if (f.type === 'boolean') return value ? '1' : '';
+  return String(value);
+}
+
+/** The typed values of a row's meta rows; a field with no row has its default. */
+export function customMetaValues(fields: Record<string, FieldConfig>, meta: MetaRow[], footnotes: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (footnotes) out.footnotes = meta.find((m) => m.key === 'footnotes')?.value ?? '';
+  for (const [k, f] of Object.entries(fields)) {
+    const raw = meta.find((m) => m.key === k)?.value;
+    const fallback = f.default ?? (f.type === 'string' ? '' : f.type === 'boolean' ? false : 0);
+    if (raw === undefined) { out[k] = fallback; continue; }
+    if (f.type === 'integer') { const n = Number.parseInt(raw, 10); out[k] = Number.isFinite(n) ? n : fallback; }
+    else if (f.type === 'number') { const n = Number(raw); out[k] = Number.isFinite(n) ? n : fallback; }
+    else if (f.type === 'boolean') out[k] = raw !== '' && raw !== '0' && raw !== 'false';
+    else out[k] = f.enum && !f.enum.includes(raw) ? fallback : raw;
+  }
+  return out;
+}
+
+export const customMetaSelect = (keys: string[]) => ({ meta: { where: { key: { in: keys } }, select: { key: true, value: true } } });
 
 export const TaxonomyFilterInput = builder.inputType('TaxonomyFilter', {
   description: 'Terms an item must (or must not) carry in one taxonomy.',
@@ -179,6 +234,13 @@ export function withFootnotes<T>(ctx: Context, p: { id: number; meta?: MetaRow[]
   }), fn);
 }
 
+/** `fn` of a row's meta rows of these keys (see `withRelation`). */
+export function withCustomMeta<T>(ctx: Context, p: { id: number; meta?: MetaRow[] }, keys: string[], fn: (meta: MetaRow[]) => T): T | Promise<T> {
+  return withRelation(ctx, `contentMeta:${keys.join(',')}`, p.id, p.meta, (ids) => ctx.prisma.postMeta.findMany({
+    where: { contentId: { in: ids }, key: { in: keys } }, select: { contentId: true, key: true, value: true },
+  }), fn);
+}
+
 const slugs = versionCache<string | null>(5000);
 
 /**
@@ -214,6 +276,7 @@ export async function classList(ctx: Context, p: Content & { terms?: { taxonomy:
     `post-${p.id}`, p.type, `type-${p.type}`, `status-${p.status}`,
     ...(type.supports.formats ? [`format-${p.format || 'standard'}`] : []),
     ...(p.featuredMedia ? ['has-post-thumbnail'] : []), ...(sticky ? ['sticky'] : []), 'hentry',
-    ...terms.map((r, i) => `${r.taxonomy === 'category' ? 'category' : 'tag'}-${termSlugs[i]}`),
+    // post_class(): category-{slug}, tag-{slug}, and {taxonomy}-{slug} for any other taxonomy.
+    ...terms.map((r, i) => `${r.taxonomy === 'category' ? 'category' : r.taxonomy === 'post_tag' ? 'tag' : r.taxonomy}-${termSlugs[i]}`),
   ];
 }

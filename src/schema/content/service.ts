@@ -12,7 +12,8 @@ import { addToTermCounts, recountTermsLast } from '../../content/term-counts.js'
 import type { SiteSettings } from '../../site/options.js';
 import { setOption } from '../../site/options.js';
 import { restError, authStatus, invalidParam } from '../../errors.js';
-import { contentTypeOf } from '../../resources/content-types.js';
+import { contentTypeOf, taxonomyKeys } from '../../resources/content-types.js';
+import { storedMetaValue } from './objects.js';
 import { canDeleteContent, canEditContent, canReadContent, type ContentAccessRow } from '../../auth/content-permissions.js';
 import { localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
 import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
@@ -99,11 +100,12 @@ async function withDescendants(ctx: Context, taxonomy: string, ids: number[]): P
 }
 
 /** The taxonomy filters as term-id sets: any of them, all of them, or none of them. */
-async function taxonomySpecs(ctx: Context, f: ListFilter): Promise<{ ids: number[]; mode: 'any' | 'all' | 'none' }[]> {
+async function taxonomySpecs(ctx: Context, type: string, f: ListFilter): Promise<{ ids: number[]; mode: 'any' | 'all' | 'none' }[]> {
   const out: { ids: number[]; mode: 'any' | 'all' | 'none' }[] = [];
-  const specs: [string, TaxonomyFilter | null | undefined, boolean][] = [
-    ['category', f.categories, false], ['category', f.categoriesExclude, true], ['post_tag', f.tags, false], ['post_tag', f.tagsExclude, true],
-  ];
+  // Each taxonomy of the type filters by its REST base (categories, tags, event_category …) and its `_exclude`.
+  const byKey = f as Record<string, TaxonomyFilter | null | undefined>;
+  const specs: [string, TaxonomyFilter | null | undefined, boolean][] = taxonomyKeys(contentTypeOf(type)).flatMap(({ ref, key }) =>
+    [[ref.taxonomy, byKey[key], false], [ref.taxonomy, byKey[`${key}Exclude`], true]] as [string, TaxonomyFilter | null | undefined, boolean][]);
   for (const [taxonomy, spec, exclude] of specs) {
     if (!spec?.terms?.length) continue;
     const ids = spec.includeChildren ? await withDescendants(ctx, taxonomy, spec.terms) : spec.terms;
@@ -182,7 +184,7 @@ export async function listWhere(ctx: Context, site: SiteSettings, type: string, 
     const sticky = site.stickyPosts;
     and.push(f.sticky ? { id: { in: sticky } } : { id: { notIn: sticky } });
   }
-  const taxSpecs = await taxonomySpecs(ctx, f);
+  const taxSpecs = await taxonomySpecs(ctx, type, f);
   const tax = taxSpecs.map(taxonomyWhere);
   if (tax.length) and.push(f.taxRelation === 'OR' ? { OR: tax } : { AND: tax });
   let scores: Map<number, number> | null = null;
@@ -382,7 +384,8 @@ export interface ContentInput {
   commentStatus?: string | null;
   pingStatus?: string | null;
   format?: string | null;
-  meta?: { footnotes?: string | null } | null;
+  /** Footnotes, and the custom fields the site's model registers on the type. */
+  meta?: ({ footnotes?: string | null } & Record<string, unknown>) | null;
   sticky?: boolean | null;
   template?: string | null;
   categories?: number[] | null;
@@ -691,12 +694,11 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     const taken = slugTaken(statements, pg, kind.slugScope === 'global' ? { global: true } : { type, parentId: kind.slugScope === 'parent' ? parentId : undefined }, existing?.id);
     // As wp_insert_post: a pending item saved by someone who cannot publish keeps no slug.
     if (status === 'pending' && !ctx.can(caps.publish_posts)) slug = '';
-    if (slug) slug = await uniqueSlug(slug, type as 'post' | 'page' | 'attachment', taken);
+    if (slug) slug = await uniqueSlug(slug, type === 'attachment' ? 'attachment' : kind.hierarchical ? 'page' : 'post', taken);
 
-    if (supports.taxonomies.length) {
-      if (input.categories) await checkTerms(tx, 'category', input.categories, 'categories');
-      if (input.tags) await checkTerms(tx, 'post_tag', input.tags, 'tags');
-    }
+    // Terms given per taxonomy, under the GraphQL name of its REST base (categories, tags, eventCategory …).
+    const givenTerms = taxonomyKeys(kind).map(({ ref, key }) => ({ ref, ids: (input as Record<string, unknown>)[key] as number[] | null | undefined }));
+    for (const { ref, ids } of givenTerms) if (ids) await checkTerms(tx, ref.taxonomy, ids, ref.restBase);
 
     const data = {
       status, title, content, excerpt, password, slug, date, dateGmt, dateFloating: floating,
@@ -726,16 +728,23 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
 
     if (supports.taxonomies.length) {
       const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
-      const categories = input.categories ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []);
-      const categoryIds = categories ? await setTerms(tx, statements, pg, savedId, 'category', categories.length ? categories : site.defaultCategory ? [site.defaultCategory] : [], !existing) : [];
-      const tagIds = input.tags ? await setTerms(tx, statements, pg, savedId, 'post_tag', input.tags, !existing) : [];
-      const assigned = [...categoryIds, ...tagIds];
-      // The answer holds the links of both taxonomies, whichever list was given empty. Categories
-      // and tags both number their links from 0, so when both have some, the order of a read
-      // across them is the database's: that answer is read back.
+      const set: { taxonomy: string; ids: number[] }[] = [];
+      for (const { ref, ids } of givenTerms) {
+        // As WordPress: a post given no category (or an empty list) is filed under the default one.
+        const wanted = ref.taxonomy === 'category'
+          ? (ids ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []))
+          : ids;
+        if (!wanted) continue;
+        const list = ref.taxonomy === 'category' && !wanted.length && site.defaultCategory ? [site.defaultCategory] : wanted;
+        set.push({ taxonomy: ref.taxonomy, ids: await setTerms(tx, statements, pg, savedId, ref.taxonomy, list, !existing) });
+      }
+      const assigned = set.flatMap((t) => t.ids);
+      // The answer holds the links of every taxonomy, whichever list was given empty. Each
+      // taxonomy numbers its links from 0, so when two have some, the order of a read across
+      // them is the database's: that answer is read back.
       if (written) {
-        if (categoryIds.length && tagIds.length) written = null;
-        else written.terms = [...categoryIds.map((termId) => ({ termId, taxonomy: 'category' })), ...tagIds.map((termId) => ({ termId, taxonomy: 'post_tag' }))];
+        if (set.filter((t) => t.ids.length).length > 1) written = null;
+        else written.terms = set.flatMap((t) => t.ids.map((termId) => ({ termId, taxonomy: t.taxonomy })));
       }
       // Recounted last, as a create's terms are bumped last (see bumpTerms below).
       if (existing) bumpTerms = () => recountTermsLast(tx, ctx.db, [...before, ...assigned]);
@@ -770,6 +779,18 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
         else written.footnotes = input.meta.footnotes;
       }
     }
+
+    // Custom fields (register_meta): each given one replaces its stored value.
+    const customFields = Object.entries(kind.fields).filter(([key]) => input.meta?.[key] != null);
+    for (const [key, f] of customFields) {
+      if (f.writeCapability && !ctx.can(f.writeCapability)) {
+        throw restError('rest_cannot_update', `Sorry, you are not allowed to edit the ${key} custom field.`, authStatus(!!ctx.viewer), { key });
+      }
+      await tx.postMeta.deleteMany({ where: { contentId: savedId, key } });
+      await tx.postMeta.create({ data: { contentId: savedId, key, value: storedMetaValue(f, input.meta![key]) } });
+    }
+    // The answer made from what was written knows the footnotes only: custom fields are read back.
+    if (customFields.length || Object.keys(kind.fields).length) written = null;
 
     if (missingParent !== undefined && (existing || missingParent !== null)) {
       await tx.postMeta.deleteMany({ where: { contentId: savedId, key: MISSING_PARENT } });

@@ -1,10 +1,4 @@
-// GraphQL type for pages: a variant of the shared Content model, with the fields of its definition.
-import { builder } from '../builder.js';
-import { PageResource } from '../../resources/content.js';
-import { resourceFields } from '../resource-types.js';
+// The page type's GraphQL object (made with every post-like type in ../content/registered.ts).
+import { contentRef } from '../content/registered.js';
 
-export const PageRef = builder.prismaObject('Content', {
-  variant: 'Page',
-  description: PageResource.description,
-  fields: (t) => resourceFields(t, PageResource) as never,
-});
+export const PageRef = contentRef('page');

@@ -1,10 +1,4 @@
-// GraphQL type for posts: a variant of the shared Content model, with the fields of its definition.
-import { builder } from '../builder.js';
-import { PostResource } from '../../resources/content.js';
-import { resourceFields } from '../resource-types.js';
+// The post type's GraphQL object (made with every post-like type in ../content/registered.ts).
+import { contentRef } from '../content/registered.js';
 
-export const PostRef = builder.prismaObject('Content', {
-  variant: 'Post',
-  description: PostResource.description,
-  fields: (t) => resourceFields(t, PostResource) as never,
-});
+export const PostRef = contentRef('post');

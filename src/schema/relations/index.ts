@@ -15,12 +15,13 @@ import { restError } from '../../errors.js';
 import { PostRef } from '../posts/types.js';
 import { PageRef } from '../pages/types.js';
 import { MediaRef } from '../media/index.js';
-import { CategoryRef, TagRef } from '../terms/index.js';
+import { CategoryRef, TagRef, termRef } from '../terms/index.js';
+import { contentRef } from '../content/registered.js';
 import { UserRef } from '../users/types.js';
 import { checkReadUser } from '../users/service.js';
 import { listFilterInput } from '../resource-types.js';
-import { PageList, PostList } from '../../resources/content.js';
-import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE } from '../../resources/content-types.js';
+import { POST_LIKE, PageList, PostList } from '../../resources/content.js';
+import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_LIKE_TYPES, POST_TYPE, TAXONOMY_REFS, taxonomyRef } from '../../resources/content-types.js';
 import { checkStatusFilter, listOrder, listWhere, readableRows, type ListFilter } from '../content/service.js';
 import { homePath, resolveUrl } from '../../site/resolve.js';
 import { MAX_WINDOW } from '../connections.js';
@@ -116,8 +117,16 @@ function contentListField(t: AnyT, o: { ref: unknown; descriptor: typeof POST_TY
 
 // ---------------------------------------------------------------- global ids and node
 
-const NODE_TYPES = ['Post', 'Page', 'MediaItem', 'Category', 'Tag', 'User'] as const;
-type NodeTypeName = (typeof NODE_TYPES)[number];
+/** Every type with a global id: the post-like types, media, the taxonomies' terms and users. */
+const NODE_REFS: [unknown, string][] = [
+  ...POST_LIKE_TYPES.map((d) => [contentRef(d.type), d.graphqlName] as [unknown, string]),
+  [MediaRef, 'MediaItem'],
+  ...TAXONOMY_REFS.map((t) => [termRef(t.taxonomy), t.graphqlName] as [unknown, string]),
+  [UserRef, 'User'],
+];
+const NODE_TYPES = NODE_REFS.map(([, name]) => name);
+type NodeTypeName = string;
+const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
 
 const globalIdOf = (typeName: string, id: number) => Buffer.from(`${typeName}:${id}`).toString('base64url');
 
@@ -130,22 +139,23 @@ function parseGlobalId(id: string): { typeName: NodeTypeName; id: number } | nul
 
 /** The GraphQL type of a row from the Content, Term or User model. */
 function typeNameOf(row: object): NodeTypeName {
-  if ('taxonomy' in row) return (row as Term).taxonomy === 'category' ? 'Category' : 'Tag';
+  if ('taxonomy' in row) return taxonomyRef((row as Term).taxonomy)!.graphqlName;
   if ('type' in row) return CONTENT_TYPES.find((d) => d.type === (row as Content).type)!.graphqlName as NodeTypeName;
   return 'User';
 }
 
 export const NodeUnion = builder.unionType('Node', {
-  description: 'Any record with a global id: a post, page, media item, category, tag or user.',
-  types: [PostRef, PageRef, MediaRef, CategoryRef, TagRef, UserRef] as never,
+  description: 'Any record with a global id: a post, page (or item of another content type), media item, term or user.',
+  types: NODE_REFS.map(([ref]) => ref) as never,
   resolveType: (row) => typeNameOf(row as object),
 });
 
 const ContentItemUnion = builder.unionType('ContentItem', {
-  description: 'A post or a page.',
-  types: [PostRef, PageRef] as never,
-  resolveType: (row) => ((row as Content).type === PAGE_TYPE.type ? 'Page' : 'Post'),
+  description: 'A post or a page (or an item of another content type of the site).',
+  types: POST_LIKE_TYPES.map((d) => contentRef(d.type)) as never,
+  resolveType: (row) => CONTENT_TYPES.find((d) => d.type === (row as Content).type)!.graphqlName,
 });
+const POST_LIKE_NAMES = POST_LIKE_TYPES.map((d) => d.type);
 
 const globalIdField = (typeName: string) => (t: AnyT) => ({
   globalId: t.field({
@@ -154,12 +164,13 @@ const globalIdField = (typeName: string) => (t: AnyT) => ({
     resolve: (row: { id: number }) => globalIdOf(typeName, row.id),
   }),
 });
-for (const [ref, name] of [[PostRef, 'Post'], [PageRef, 'Page'], [MediaRef, 'MediaItem'], [CategoryRef, 'Category'], [TagRef, 'Tag'], [UserRef, 'User']] as const) {
+for (const [ref, name] of NODE_REFS) {
   builder.prismaObjectFields(ref as never, globalIdField(name) as never);
 }
 
 async function loadNode(ctx: Context, typeName: NodeTypeName, id: number): Promise<object | null> {
-  if (typeName === 'Category' || typeName === 'Tag') return termById(ctx, typeName === 'Category' ? 'category' : 'post_tag').load(id);
+  const taxonomy = TAXONOMY_REFS.find((t) => t.graphqlName === typeName);
+  if (taxonomy) return termById(ctx, taxonomy.taxonomy).load(id);
   if (typeName === 'User') {
     try { await checkReadUser(ctx, id); } catch { return null; }
     return ctx.prisma.user.findUnique({ where: { id } });
@@ -192,7 +203,7 @@ builder.queryFields((t) => ({
       } catch { return null; }
       const found = await resolveUrl(ctx, site, url);
       if (found.kind !== 'item') return null;
-      return (await contentById(ctx, [POST_TYPE.type, PAGE_TYPE.type]).load(found.item.row.id)) as never;
+      return (await contentById(ctx, POST_LIKE_NAMES).load(found.item.row.id)) as never;
     },
   }),
 }));
@@ -235,12 +246,12 @@ builder.prismaObjectFields(PostRef, ((t: AnyT) => ({
 })) as never);
 
 /** A page's parent, nearest first up to the top, each only if the caller may read it. */
-async function pageAncestors(ctx: Context, page: { parentId: number | null }): Promise<Content[]> {
+async function pageAncestors(ctx: Context, page: { parentId: number | null }, type: string = PAGE_TYPE.type): Promise<Content[]> {
   const chain: Content[] = [];
   const seen = new Set<number>();
   for (let id = page.parentId; id && !seen.has(id) && chain.length < 50; ) {
     seen.add(id);
-    const row = await contentById(ctx, [PAGE_TYPE.type]).load(id);
+    const row = await contentById(ctx, [type]).load(id);
     if (!row) break;
     chain.push(row);
     id = row.parentId;
@@ -274,7 +285,7 @@ builder.prismaObjectFields(MediaRef, ((t: AnyT) => ({
     select: { parentId: true, ...mediaMetaSelect },
     resolve: (m: { parentId: number | null; meta?: { key: string; value: string }[] }, _a: unknown, ctx: Context) => {
       const parent = attachmentParent(m);
-      return parent ? contentById(ctx, [POST_TYPE.type, PAGE_TYPE.type]).load(parent) : null;
+      return parent ? contentById(ctx, POST_LIKE_NAMES).load(parent) : null;
     },
   }),
 })) as never);
@@ -306,3 +317,55 @@ builder.prismaObjectFields(UserRef, ((t: AnyT) => ({
   posts: contentListField(t, { ref: PostRef, descriptor: POST_TYPE, filterInput: PostFilter, link: 'author', description: 'Posts by this user, newest first, filtered as the posts collection is (published ones unless a status is asked for).' }),
   pages: contentListField(t, { ref: PageRef, descriptor: PAGE_TYPE, filterInput: PageFilter, link: 'author', description: 'Pages by this user, newest first, filtered as the pages collection is (published ones unless a status is asked for).' }),
 })) as never);
+
+// ---------------------------------------------------------------- the site's own types and taxonomies
+
+for (const { descriptor: d, list } of POST_LIKE.slice(2)) {
+  const ref = contentRef(d.type);
+  const filterInput = listFilterInput(list);
+  builder.prismaObjectFields(ref, ((t: AnyT) => ({
+    ...authored(d.about.singularName.toLowerCase())(t),
+    ...Object.fromEntries(d.supports.taxonomies.map((x) => [`${lowerFirst(x.graphqlName)}Nodes`,
+      termNodes(t, termRef(x.taxonomy), x.taxonomy, `The terms of the ${x.taxonomy} taxonomy the item carries (the records of \`${x.restBase}\`), in the order they were assigned.`)])),
+    ...(d.supports.pageAttributes ? {
+      parentNode: t.prismaField({
+        type: ref, nullable: true,
+        description: 'The parent item (`parent` holds its id); null at the top, or when the caller may not read it.',
+        select: { parentId: true },
+        resolve: (query: object, p: { parentId: number | null }, _a: unknown, ctx: Context) => (p.parentId ? contentById(ctx, [d.type], query).load(p.parentId) : null),
+      }),
+      children: contentListField(t, { ref, descriptor: d, filterInput, link: 'parent', order: MENU_ORDER, description: `Items whose parent this is, by menu order (then id), filtered as the ${d.restBase} collection is.` }),
+      ancestors: t.field({
+        type: [ref], description: 'The parent, its parent and so on up to the top, nearest first; stops at one the caller may not read.',
+        select: { parentId: true },
+        resolve: (p: { parentId: number | null }, _a: unknown, ctx: Context) => pageAncestors(ctx, p, d.type),
+      }),
+    } : {}),
+  })) as never);
+  // The other way: the items of this type a term carries, and a user wrote.
+  for (const x of d.supports.taxonomies) {
+    builder.prismaObjectFields(termRef(x.taxonomy), ((t: AnyT) => ({
+      [d.graphqlPlural]: contentListField(t, { ref, descriptor: d, filterInput, link: 'term', description: `Items of the ${d.type} type carrying this term, newest first, filtered as the ${d.restBase} collection is.` }),
+    })) as never);
+  }
+  builder.prismaObjectFields(UserRef, ((t: AnyT) => ({
+    [d.graphqlPlural]: contentListField(t, { ref, descriptor: d, filterInput, link: 'author', description: `Items of the ${d.type} type by this user, newest first, filtered as the ${d.restBase} collection is.` }),
+  })) as never);
+}
+
+for (const x of TAXONOMY_REFS.slice(2).filter((r) => r.hierarchical)) {
+  const ref = termRef(x.taxonomy);
+  builder.prismaObjectFields(ref, ((t: AnyT) => ({
+    parentNode: t.prismaField({
+      type: ref, nullable: true, description: 'The parent term (`parent` holds its id); null at the top.', select: { parentId: true },
+      resolve: (query: object, c: { parentId: number }, _a: unknown, ctx: Context) => (c.parentId > 0 ? termById(ctx, x.taxonomy, query).load(c.parentId) : null),
+    }),
+    children: t.prismaField({
+      type: [ref], description: 'Terms whose parent this is, by name.',
+      resolve: (query: object, c: { id: number }, _a: unknown, ctx: Context) => ctx.loader<number, Term[]>(`rel:children:${x.taxonomy}:${JSON.stringify(query)}`, async (ids) => {
+        const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy: x.taxonomy, parentId: { in: [...ids] } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+        return ids.map((id) => rows.filter((r) => r.parentId === id));
+      }).load(c.id),
+    }),
+  })) as never);
+}

@@ -1,32 +1,35 @@
-// Categories (hierarchical) and tags: variants of the Term model with their queries and mutations.
+// Taxonomies (categories, tags and the site's own): variants of the Term model with their queries and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
 import { absOffset, cachedCount } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
-import { CategoryList, CategoryResource, TagList, TagResource } from '../../resources/terms.js';
+import { TAXONOMIES } from '../../resources/terms.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
 import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
 
-export const CategoryRef = builder.prismaObject('Term', {
-  variant: 'Category',
-  description: CategoryResource.description,
-  fields: (t) => resourceFields(t, CategoryResource) as never,
+const termObject = (resource: ResourceDef) => builder.prismaObject('Term', {
+  variant: resource.name,
+  description: resource.description,
+  fields: (t) => resourceFields(t, resource) as never,
 });
+type TermRef = ReturnType<typeof termObject>;
+const refs = new Map<string, TermRef>();
 
-export const TagRef = builder.prismaObject('Term', {
-  variant: 'Tag',
-  description: TagResource.description,
-  fields: (t) => resourceFields(t, TagResource) as never,
-});
+/** The GraphQL object type of a taxonomy's terms. */
+export function termRef(taxonomy: string): TermRef {
+  const ref = refs.get(taxonomy);
+  if (!ref) throw new Error(`no taxonomy ${taxonomy}`);
+  return ref;
+}
 
 interface ListShape { where: PrismaNS.TermWhereInput; orderBy: PrismaNS.TermOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; filter: TermFilter }
 
-function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: string, ref: typeof TagRef, resource: ResourceDef, list: ListDef) {
-  const lower = name.toLowerCase();
+function defineTaxonomy(taxonomy: Taxonomy, name: string, plural: string, ref: TermRef, resource: ResourceDef, list: ListDef) {
+  const lower = name[0].toLowerCase() + name.slice(1);
   const TermInputType = resourceInput(resource, { description: `Writable fields of a ${lower}; name is required on create.` });
   const List = builder.objectRef<ListShape>(`${name}List`).implement({
     description: `One page of ${plural} with the totals of the whole filtered list.`,
@@ -151,5 +154,12 @@ function defineTaxonomy(taxonomy: Taxonomy, name: 'Category' | 'Tag', plural: st
   }));
 }
 
-defineTaxonomy('category', 'Category', 'categories', CategoryRef, CategoryResource, CategoryList);
-defineTaxonomy('post_tag', 'Tag', 'tags', TagRef, TagResource, TagList);
+// Categories, tags and the taxonomies of the site's content model, each from its descriptor.
+for (const t of TAXONOMIES) {
+  const ref = termObject(t.resource);
+  refs.set(t.taxonomy, ref);
+  defineTaxonomy(t.taxonomy, t.graphqlName, t.graphqlPlural, ref, t.resource, t.list);
+}
+
+export const CategoryRef = termRef('category');
+export const TagRef = termRef('post_tag');

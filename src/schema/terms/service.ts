@@ -10,8 +10,10 @@ import { sanitizeTitle } from '../../content/slug.js';
 import { filterTitleHtml } from '../../content/kses.js';
 import { canReadContent } from '../../auth/content-permissions.js';
 import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
+import { taxonomyRef } from '../../resources/content-types.js';
 
-export type Taxonomy = 'category' | 'post_tag';
+/** A taxonomy's name: category, post_tag or one of the site's content model. */
+export type Taxonomy = string;
 type Where = PrismaNS.TermWhereInput;
 
 export interface TermFilter {
@@ -91,7 +93,7 @@ export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | nu
   if (!name) throw restError('empty_term_name', 'A name is required for this term.', 400);
   let parentId = existing?.parentId ?? 0;
   if (input.parent != null) {
-    if (taxonomy !== 'category') throw restError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
+    if (!taxonomyRef(taxonomy)?.hierarchical) throw restError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
     parentId = input.parent;
     if (parentId && (parentId === existing?.id || !(await ctx.prisma.term.findFirst({ where: { id: parentId, taxonomy }, select: { id: true } })))) {
       throw restError('rest_term_invalid', 'Parent term does not exist.', 400);

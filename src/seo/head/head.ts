@@ -1,6 +1,7 @@
 // The head of a page: title, description, robots, canonical, Open Graph, Twitter and the JSON-LD
 // graph, as the SEO plugin prints it. Built from the object's indexable when there is one (its
 // overrides win), else from the object itself. `html` is the same data as <meta>/<link>/<script>.
+import { INDEXED_TYPES } from '../indexables/build.js';
 import type { Context } from '../../context.js';
 import type { SiteSettings } from '../../site/options.js';
 import { escHtml } from '../../content/escape.js';
@@ -115,7 +116,7 @@ export async function buildHead(ctx: Context, target: HeadTarget): Promise<Head>
 
   if (target.kind === 'post') {
     const row = await ctx.prisma.content.findUnique({ where: { id: target.id }, select: { ...CONTENT_SELECT, excerpt: true, author: { select: { id: true, displayName: true, slug: true } }, terms: { select: { taxonomy: true, term: { select: { name: true } } }, orderBy: { termOrder: 'asc' } } } });
-    if (!row || !['post', 'page'].includes(row.type) || row.status !== 'publish') notFound();
+    if (!row || !INDEXED_TYPES.includes(row.type) || row.status !== 'publish') notFound();
     else {
       const idx = await ctx.prisma.indexable.findUnique({ where: { objectType_objectId: { objectType: 'post', objectId: row.id } } });
       const cols = idx ?? (await contentColumns(ctx, site, row));

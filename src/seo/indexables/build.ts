@@ -1,6 +1,7 @@
 // Builds and refreshes Indexable rows: the columns derived from an object (permalink, status,
 // author, dates, reading time, featured image). The columns an editor sets (title, description,
 // canonical, noindex, cornerstone, focus keyphrase) are never touched here, so a refresh keeps them.
+import { POST_LIKE_TYPES, TAXONOMY_REFS } from '../../resources/content-types.js';
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context.js';
 import type { Prisma as Client } from '../../db/client.js';
@@ -14,8 +15,9 @@ import { analyzeReadability, analyzeSeo } from '../analysis/index.js';
 import { loadTemplates, replaceVars, siteLocale } from '../head/templates.js';
 
 /** Content types that get an indexable. */
-export const INDEXED_TYPES = ['post', 'page'];
-export const INDEXED_TAXONOMIES = ['category', 'post_tag'];
+/** Public post-like types (posts, pages and the site's own) and every taxonomy have indexables. */
+export const INDEXED_TYPES = POST_LIKE_TYPES.filter((d) => d.custom?.public ?? true).map((d) => d.type);
+export const INDEXED_TAXONOMIES = TAXONOMY_REFS.map((t) => t.taxonomy);
 
 export const hashPermalink = (url: string) => createHash('sha256').update(url).digest('hex');
 

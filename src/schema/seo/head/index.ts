@@ -1,9 +1,9 @@
-// seoHead / seoHeadJson on posts and pages: the head the public page prints (src/seo/head), as the
+// seoHead / seoHeadJson on posts, pages and the site's own types: the head the public page prints (src/seo/head), as the
 // SEO plugin adds it to REST records. Null for items an anonymous reader cannot see, and in
 // deployment A (no SEO index there).
 import { builder } from '../../builder.js';
-import { PostRef } from '../../posts/types.js';
-import { PageRef } from '../../pages/types.js';
+import { contentRef } from '../../content/registered.js';
+import { POST_LIKE_TYPES } from '../../../resources/content-types.js';
 import { createContext, type Context } from '../../../context.js';
 import { buildHead, type Head } from '../../../seo/head/head.js';
 import { seoEnabled } from '../../../seo/indexables/hooks.js';
@@ -19,16 +19,16 @@ export function itemHead(ctx: Context, id: number, kind: 'post' | 'term' | 'user
   }))).load(`${kind}:${id}`);
 }
 
-for (const ref of [PostRef, PageRef]) {
+for (const ref of POST_LIKE_TYPES.map((d) => contentRef(d.type))) {
   builder.objectField(ref, 'seoHead', (t) => t.string({
     nullable: true,
     description: 'The SEO head of the public page as HTML (title, meta, link and JSON-LD tags); null when the item is not public or the service keeps no SEO index.',
-    resolve: async (row, _a, ctx) => (await itemHead(ctx, row.id))?.html ?? null,
+    resolve: async (row, _a, ctx) => (await itemHead(ctx, (row as { id: number }).id))?.html ?? null,
   }));
   builder.objectField(ref, 'seoHeadJson', (t) => t.field({
     type: 'JSON', nullable: true,
     description: 'The same head as an object (title, description, robots, canonical, og_*, twitter_*, schema).',
-    resolve: async (row, _a, ctx) => (await itemHead(ctx, row.id))?.json ?? null,
+    resolve: async (row, _a, ctx) => (await itemHead(ctx, (row as { id: number }).id))?.json ?? null,
   }));
 }
 import './settings.js';
