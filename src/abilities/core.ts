@@ -1,7 +1,7 @@
 // The site's own abilities. Each reuses the service a REST route or GraphQL field uses, so the
 // rules (who may write, what is visible, how text is filtered) are the same whichever way in.
 import { defineAbility, type AbilityCategory } from './registry.js';
-import { saveContent } from '../schema/content/service.js';
+import { saveContent } from '../content/service.js';
 import { permalink } from '../resources/content-types.js';
 import { searchPage } from '../content/search-list.js';
 

@@ -1,7 +1,7 @@
 // A page of a full-text search, in SQL: the list filters, the full-text match and the order are one
 // statement (plus one to count), so a search matching most of the site costs what any list costs.
 // Prisma's query builder cannot join the full-text index, hence hand-written SQL for both databases;
-// the filter meaning is the same as listWhere's in src/schema/content/service.ts.
+// the filter meaning is the same as listWhere's in src/content/service.ts.
 import type { Context } from '../context.js';
 import type { SiteSettings } from '../site/options.js';
 import { versionCache } from '../db/version-cache.js';

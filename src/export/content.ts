@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { restError } from '../errors.js';
 import { formatWpDate } from '../content/dates.js';
 import { permalink } from '../resources/content-types.js';
-import { ancestorSlugs } from '../schema/content/objects.js';
+import { ancestorSlugs } from '../content/fields.js';
 import { ATTACHED_FILE, MISSING_PARENT, attachmentParent, metaValue } from '../media/metadata.js';
 import type { SiteSettings } from '../site/options.js';
 

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { restError } from '../errors.js';
 import { escHtml } from '../content/escape.js';
 import { permalink } from '../resources/content-types.js';
-import { ancestorSlugs } from '../schema/content/objects.js';
+import { ancestorSlugs } from '../content/fields.js';
 
 export interface NavigationItem {
   id: number;

@@ -11,7 +11,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../content/render.js'
 import { cachedRender } from '../content/render-cache.js';
 import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
-import { ContentText, PostMetaInput, PostMetaType, TaxonomyFilterInput, customMetaTypes, customMetaValues, customMetaSelect, withCustomMeta, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../schema/content/objects.js';
+import { customMetaValues, customMetaSelect, withCustomMeta, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../content/fields.js';
 import { PAGE_TYPE, POST_LIKE_TYPES, POST_TYPE, gqlKey, permalink, permalinkTemplate, type ContentTypeDescriptor } from './content-types.js';
 import type { FieldConfig } from '../model/config.js';
 import { invalidParam } from '../errors.js';
@@ -36,7 +36,7 @@ const text = (what: string, o: { contexts: typeof ALL_CONTEXTS; raw?: boolean; r
   if (o.blockVersion) properties.block_version = { graphql: 'blockVersion', kind: 'integer', description: 'Version of the content block format used by the post.', contexts: EDIT, readonly: true };
   if (o.protected) properties.protected = { kind: 'boolean', description: `Whether the ${what} is protected with a password.`, contexts: ALL_CONTEXTS, readonly: true };
   return {
-    kind: 'object', properties, graphqlType: ContentText, contexts: o.contexts, readonly: o.readonly,
+    kind: 'object', properties, graphqlType: 'ContentText', contexts: o.contexts, readonly: o.readonly,
     inputKind: 'string', fromRest: textInput, skipValidation: true,
   };
 };
@@ -64,7 +64,7 @@ const postFields: Record<string, FieldDef> = {
     resolve: (p: Row) => formatWpDate(p.dateGmt),
   },
   guid: {
-    kind: 'object', description: 'The globally unique identifier for the post.', contexts: VIEW_EDIT, readonly: true, graphqlType: ContentText,
+    kind: 'object', description: 'The globally unique identifier for the post.', contexts: VIEW_EDIT, readonly: true, graphqlType: 'ContentText',
     properties: {
       rendered: { kind: 'string', description: 'GUID for the post, transformed for display.', contexts: VIEW_EDIT, readonly: true },
       raw: { kind: 'string', nullable: true, description: 'GUID for the post, as it exists in the database.', contexts: EDIT, readonly: true },
@@ -129,7 +129,7 @@ const postFields: Record<string, FieldDef> = {
     resolve: (p: Row) => p.format || 'standard',
   },
   meta: {
-    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: PostMetaType, graphqlInputType: PostMetaInput,
+    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: 'PostMeta', graphqlInputType: 'PostMetaInput',
     properties: { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } },
     fromRest: (value) => (value && typeof value === 'object' && !Array.isArray(value) && 'footnotes' in value ? { footnotes: (value as { footnotes: unknown }).footnotes } : undefined),
     select: footnotesSelect, ownsRelation: true,
@@ -187,7 +187,7 @@ function taxonomyParam(taxonomy: string, hierarchical: boolean, exclude = false,
   if (hierarchical) properties.include_children = { description: 'Whether to include child terms in the terms limiting the result set.', type: 'boolean', default: false };
   if (!exclude) properties.operator = { description: 'Whether items must be assigned all or any of the specified terms.', type: 'string', enum: [...Relation.values], default: 'OR' };
   return {
-    in: 'filter', kind: 'object', graphqlType: TaxonomyFilterInput,
+    in: 'filter', kind: 'object', graphqlType: 'TaxonomyFilter',
     description: exclude ? `Limit result set to items except those with specific terms assigned in the ${what} taxonomy.` : `Limit result set to items with specific terms assigned in the ${what} taxonomy.`,
     argSchema: {
       type: ['object', 'array'],
@@ -259,16 +259,29 @@ function metaProperty(key: string, f: FieldConfig): PropertyDef {
   };
 }
 
-/**
- * `meta` of a type with custom fields: the block editor's footnotes (where the type has an
- * editor and revisions, as WordPress registers them) and each field, typed, read from post meta.
- */
-function customMetaField(d: ContentTypeDescriptor, footnotes: boolean): FieldDef {
-  const fields = Object.entries(d.fields);
-  const { type, input } = customMetaTypes(d.graphqlName, d.fields, footnotes);
+/** The `meta` of a type with custom fields: what it holds and the names of its GraphQL types. */
+export interface CustomMeta {
+  fields: Record<string, FieldConfig>;
+  /** The block editor's footnotes come first (where the type has an editor and revisions, as WordPress registers them). */
+  footnotes: boolean;
+  /** `{Name}Meta` and `{Name}MetaInput`, made by the GraphQL layer (src/schema/content/registered.ts). */
+  type: string;
+  input: string;
+}
+
+/** A type's custom `meta`; null for a type without custom fields, whose `meta` is the footnotes alone. */
+export function customMetaOf(d: ContentTypeDescriptor): CustomMeta | null {
+  if (!Object.keys(d.fields).length) return null;
+  return { fields: d.fields, footnotes: d.supports.revisions, type: `${d.graphqlName}Meta`, input: `${d.graphqlName}MetaInput` };
+}
+
+/** `meta` of a type with custom fields: its footnotes and each field, typed, read from post meta. */
+function customMetaField(meta: CustomMeta): FieldDef {
+  const { footnotes } = meta;
+  const fields = Object.entries(meta.fields);
   const keys = [...(footnotes ? ['footnotes'] : []), ...fields.map(([k]) => k)];
   return {
-    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: type, graphqlInputType: input,
+    kind: 'object', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: meta.type, graphqlInputType: meta.input,
     properties: {
       ...(footnotes ? { footnotes: { kind: 'string', description: '', contexts: VIEW_EDIT, default: '' } as PropertyDef } : {}),
       ...Object.fromEntries(fields.map(([k, f]) => [k, metaProperty(k, f)])),
@@ -280,16 +293,19 @@ function customMetaField(d: ContentTypeDescriptor, footnotes: boolean): FieldDef
       return given.length ? Object.fromEntries(given) : undefined;
     },
     select: customMetaSelect(keys), ownsRelation: true,
-    resolve: (p: Row, _a: unknown, ctx: Context) => withCustomMeta(ctx, p, keys, (meta) => customMetaValues(d.fields, meta, footnotes)),
+    resolve: (p: Row, _a: unknown, ctx: Context) => withCustomMeta(ctx, p, keys, (rows) => customMetaValues(meta.fields, rows, footnotes)),
   };
 }
 
 // Custom fields the site's model puts on posts and pages join their footnotes under `meta`.
-if (Object.keys(POST_TYPE.fields).length) PostResource.fields.meta = customMetaField(POST_TYPE, true);
-if (Object.keys(PAGE_TYPE.fields).length) PageResource.fields.meta = customMetaField(PAGE_TYPE, true);
+const postMeta = customMetaOf(POST_TYPE);
+if (postMeta) PostResource.fields.meta = customMetaField(postMeta);
+const pageMeta = customMetaOf(PAGE_TYPE);
+if (pageMeta) PageResource.fields.meta = customMetaField(pageMeta);
 
 /** The fields of a type of the site's model: a post's, less what it does not support, plus its taxonomies and fields. */
 export function customResource(d: ContentTypeDescriptor): ResourceDef {
+  const meta = customMetaOf(d);
   const taxonomyFields = Object.fromEntries(d.supports.taxonomies.map((t) => [gqlKey(t.restBase), { ...termsField(t.taxonomy), rest: t.restBase }]));
   const pageFields: Record<string, FieldDef> = d.supports.pageAttributes ? { parent: PageResource.fields.parent, menuOrder: PageResource.fields.menuOrder } : {};
   return deriveResource(PostResource, {
@@ -297,7 +313,7 @@ export function customResource(d: ContentTypeDescriptor): ResourceDef {
     omit: ['sticky', 'format', 'categories', 'tags', ...(d.about.features.includes('excerpt') ? [] : ['excerpt'])],
     fields: {
       ...pageFields, ...taxonomyFields,
-      ...(Object.keys(d.fields).length ? { meta: customMetaField(d, d.supports.revisions) } : {}),
+      ...(meta ? { meta: customMetaField(meta) } : {}),
       classList: { ...postFields.classList, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, d.supports.taxonomies.length > 0) },
     },
     after: { parent: 'featuredMedia', menuOrder: 'parent' },

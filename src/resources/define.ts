@@ -106,12 +106,16 @@ export interface FieldDef {
   properties?: Record<string, PropertyDef>;
   /** Extra JSON Schema keywords (minLength, pattern, uniqueItems …) for the schema and the args. */
   schema?: Record<string, unknown>;
-  /** GraphQL output type of an `object`/`json` field (a Pothos ref or a type name). */
-  graphqlType?: unknown;
+  /**
+   * GraphQL output type of an `object`/`json` field, by name (`'ContentText'`; `['Avatar']` for a
+   * list). Definitions name types rather than hold them: the types are the GraphQL layer's, which
+   * defines them and looks the names up when it builds the schema.
+   */
+  graphqlType?: string | [string];
   /** GraphQL scalar to use instead of the kind's own (a `uri` that may be empty is a String). */
   graphqlScalar?: string;
-  /** GraphQL input type of an `object` field, when it is writable. */
-  graphqlInputType?: unknown;
+  /** GraphQL input type of an `object` field, when it is writable, by name (see `graphqlType`). */
+  graphqlInputType?: string;
   /** Input kind when it differs from the output (a text object is written as a string). */
   inputKind?: FieldKind;
   /** REST value → GraphQL input value (before enum naming), e.g. `{raw}` or a string → string. */
@@ -216,8 +220,8 @@ export interface ListParamDef {
   schema?: Record<string, unknown>;
   /** The REST argument's whole type schema, where it is not one kind (taxonomy filters). */
   argSchema?: Record<string, unknown>;
-  /** GraphQL input type of an `object` parameter. */
-  graphqlType?: unknown;
+  /** GraphQL input type of an `object` parameter, by name (see FieldDef's `graphqlType`). */
+  graphqlType?: string;
   /** REST value → GraphQL value (before enum naming); undefined leaves it out. */
   fromRest?: (value: unknown) => unknown;
 }

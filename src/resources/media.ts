@@ -8,7 +8,7 @@ import { MediaKind, MediaStatusFilter, MediaTypeFilter } from './enums.js';
 import { PostList, PostResource } from './content.js';
 import { renderContent, renderExcerpt } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
-import { textValue } from '../schema/content/objects.js';
+import { textValue } from '../content/fields.js';
 import { ATTACHED_FILE, IMAGE_ALT, attachmentMeta, attachmentParent, mediaDetails, mediaMetaSelect, metaValue, missingSizes } from '../media/metadata.js';
 import { escHtml } from '../content/escape.js';
 

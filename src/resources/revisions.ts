@@ -10,8 +10,8 @@ import { POST_LIKE, PageResource, PostList, PostResource } from './content.js';
 import { formatWpDate } from '../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
 import { cachedRender } from '../content/render-cache.js';
-import { textValue } from '../schema/content/objects.js';
-import { previewLink } from '../schema/revisions/preview.js';
+import { textValue } from '../content/fields.js';
+import { previewLink } from '../revisions/preview.js';
 import { PAGE_TYPE, POST_TYPE, type ContentTypeDescriptor } from './content-types.js';
 
 type Row = Content;

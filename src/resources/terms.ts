@@ -3,7 +3,7 @@ import type { Term } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import { ALL_CONTEXTS, VIEW_EDIT, collectionParams, defineResource, deriveResource, type FieldDef, type ListDef, type ListParamDef, type ResourceDef } from './define.js';
 import { Order, TermOrderBy } from './enums.js';
-import { termAncestorSlugs } from '../schema/terms/service.js';
+import { termAncestorSlugs } from '../terms/service.js';
 import { CATEGORY, CONTENT_TYPES, POST_TAG, TAXONOMY_REFS, type TaxonomyRef } from './content-types.js';
 import { CONTENT_MODEL } from '../model/config.js';
 

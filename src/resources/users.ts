@@ -6,10 +6,9 @@ import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, type F
 import { Order, UserOrderBy, UserWho } from './enums.js';
 import { capabilitiesOf } from '../auth/capabilities.js';
 import { canDeleteUser, canEditUser, canSeeUserDetails } from '../auth/user-permissions.js';
-import { authorLink, avatarUrls } from '../schema/users/service.js';
-import { Avatar } from '../schema/users/objects.js';
+import { authorLink, avatarUrls } from '../users/service.js';
 import { formatWpDate } from '../content/dates.js';
-import type { AppPasswordRecord } from '../schema/application-passwords/service.js';
+import type { AppPasswordRecord } from '../users/application-passwords.js';
 
 interface UserRow { id: number; login: string; email: string; slug: string; role: string; locale: string; registered: Date; firstName: string; lastName: string; nickname: string }
 
@@ -48,7 +47,7 @@ export const UserResource = defineResource({
     capabilities: privateField({ kind: 'json', description: 'All capabilities assigned to the user.', readonly: true }, 'Every capability held, and the role, mapped to true', (u) => Object.fromEntries([...capabilitiesOf(u.role), u.role].map((c) => [c, true]))),
     extraCapabilities: privateField({ kind: 'json', description: 'Any extra capabilities assigned to the user.', readonly: true }, 'Capabilities granted to the user directly (the role), mapped to true', (u) => ({ [u.role]: true })),
     avatarUrls: {
-      kind: 'object', graphqlType: [Avatar], selection: '{ size url }', readonly: true, contexts: ALL_CONTEXTS,
+      kind: 'object', graphqlType: ['Avatar'], selection: '{ size url }', readonly: true, contexts: ALL_CONTEXTS,
       description: 'Avatar URLs for the user.', graphqlDescription: 'Avatar addresses at 24, 48 and 96 pixels.',
       properties: Object.fromEntries([24, 48, 96].map((size) => [String(size), { kind: 'uri' as const, description: `Avatar URL with image size of ${size} pixels.`, contexts: ALL_CONTEXTS }])),
       resolve: (u: UserRow) => avatarUrls(u.email),

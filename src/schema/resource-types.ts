@@ -51,6 +51,8 @@ export function graphqlTypeOf(f: FieldDef, input: boolean, builder: AnyBuilder =
     case 'enum': return enumRef((input ? f.enum : f.outputEnum ?? f.enum)!, builder);
     case 'enum[]': return [enumRef(f.enum!, builder)];
     case 'object': {
+      // A type's name: Pothos looks it up when the schema is built, so the type may be defined
+      // after the fields that name it, but must be defined by then.
       const ref = input ? f.graphqlInputType : f.graphqlType;
       if (!ref) throw new Error(`object field without a GraphQL ${input ? 'input ' : ''}type`);
       return ref;

@@ -6,8 +6,8 @@ import type { Prisma } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import type { SiteSettings } from './options.js';
 import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE, permalink, type ContentTypeDescriptor } from '../resources/content-types.js';
-import { readableRows } from '../schema/content/service.js';
-import { ancestorSlugs } from '../schema/content/objects.js';
+import { readableRows } from '../content/service.js';
+import { ancestorSlugs } from '../content/fields.js';
 import { mediaMetaSelect } from '../media/metadata.js';
 
 export const ITEM_SELECT = {

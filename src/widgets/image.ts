@@ -1,7 +1,7 @@
 // An image: a media-library attachment (its file, size, alternative text and sizes for srcset)
 // or a plain URL, with a caption and an optional link.
 import type { Context } from '../context.js';
-import { readableRows } from '../schema/content/service.js';
+import { readableRows } from '../content/service.js';
 import { ATTACHED_FILE, IMAGE_ALT, attachmentMeta, folderOf, mediaMetaSelect, metaValue } from '../media/metadata.js';
 import { defineWidget } from './define.js';
 import { el, esc, style, voidEl } from './html.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../helpers/app.js';
 import { createContext } from '../../src/context.js';
-import { withFootnotes, withTerms } from '../../src/schema/content/objects.js';
+import { withFootnotes, withTerms } from '../../src/content/fields.js';
 import { PostResource } from '../../src/resources/content.js';
 import { schema } from '../../src/schema/index.js';
 import { isObjectType } from 'graphql';

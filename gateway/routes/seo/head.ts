@@ -4,7 +4,7 @@
 // and indexing routes call src/seo directly, as the plugin's routes call its actions: their
 // answers are the plugin's shapes, nothing a GraphQL client would ask for.
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry } from '../../types.js';
-import type { SeoRouteOptions } from './index.js';
+import type { SeoRouteOptions } from './options.js';
 import { INDEXING_STEPS, runIndexingStep, type IndexingStep } from '../../../src/seo/indexables/indexing.js';
 import { headByUrl } from '../../../src/seo/head/by-url.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';

@@ -3,7 +3,7 @@
 // live in src/seo/scores/service.ts; the scores themselves come from src/seo/analysis via the SEO
 // index. Permissions are checked before the content type (the plugin validates in its callback).
 import type { ArgDef, Endpoint, RouteEntry } from '../../types.js';
-import type { SeoRouteOptions } from './index.js';
+import type { SeoRouteOptions } from './options.js';
 import { scoreBuckets, seoStatistics, type ScoreKind } from '../../../src/seo/scores/service.js';
 
 const NS = 'seo/v1';

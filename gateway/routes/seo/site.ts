@@ -5,7 +5,7 @@
 // src/seo/{site,import,providers}; handlers only read params and shape the answer.
 import { readFile } from 'node:fs/promises';
 import type { ArgDef, Endpoint, GatewayRequest, RouteEntry, RouteResult } from '../../types.js';
-import type { SeoRouteOptions } from './index.js';
+import type { SeoRouteOptions } from './options.js';
 import { clampInt } from '../../int-range.js';
 import {
   checkCapability, configurationState, dismissAlert, dismissNewContentType, getWorkouts, requireCap, saveConfigurationState,

@@ -20,8 +20,8 @@ import {
   checkDelete, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
   orderedPageIds, readableRows, saveContent, trashContent, createdAsRead,
   type ContentInput, type ListFilter, type ListPaging, type WrittenContent,
-} from './service.js';
-import { primeNoRevisions, primeTermSlugs } from './objects.js';
+} from '../../content/service.js';
+import { primeNoRevisions, primeTermSlugs } from '../../content/fields.js';
 
 interface ListShape { where: PrismaNS.ContentWhereInput; paging: ListPaging; skip: number; ids: number[] | null; total?: number }
 

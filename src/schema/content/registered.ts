@@ -3,14 +3,19 @@
 // type keeps them. Nothing here names a type: each comes from its descriptor and definitions.
 import { builder } from '../builder.js';
 import { resourceFields } from '../resource-types.js';
-import { POST_LIKE } from '../../resources/content.js';
+import { POST_LIKE, customMetaOf } from '../../resources/content.js';
 import { POST_LIKE_REVISIONS, RevisionList } from '../../resources/revisions.js';
 import { defineContentType, type ContentRef } from './define.js';
 import { defineRevisions } from '../revisions/define.js';
+import { customMetaTypes } from './objects.js';
 
 const refs = new Map<string, ContentRef>();
 
 for (const { descriptor, resource, list } of POST_LIKE) {
+  // The definitions name their types (ContentText, PostMeta …, made by ./objects.js); a type with
+  // custom fields names a `meta` pair of its own, made here.
+  const meta = customMetaOf(descriptor);
+  if (meta) customMetaTypes(descriptor.graphqlName, meta);
   const ref = builder.prismaObject('Content', {
     variant: descriptor.graphqlName,
     description: resource.description,

@@ -6,7 +6,7 @@ import { resourceFields } from '../resource-types.js';
 import { MediaList, MediaResource } from '../../resources/media.js';
 import { MEDIA_TYPE } from '../../resources/content-types.js';
 import { restError } from '../../errors.js';
-import { createAttachment, deleteAttachment, editAttachment, postProcess, updateAttachment, type EditInput, type MediaInput } from './service.js';
+import { createAttachment, deleteAttachment, editAttachment, postProcess, updateAttachment, type EditInput, type MediaInput } from '../../media/service.js';
 import { tooBigMessage } from '../../media/limits.js';
 
 export const MediaRef = builder.prismaObject('Content', {

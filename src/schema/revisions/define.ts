@@ -7,11 +7,11 @@ import { listArgs, listFilterInput, resourceFields } from '../resource-types.js'
 import type { ListDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { RevisionResources } from '../../resources/revisions.js';
-import type { ContentInput } from '../content/service.js';
+import type { ContentInput } from '../../content/service.js';
 import {
   NEWEST_FIRST, autosaveContent, autosaveWhere, checkDeleteRevision, checkReadRevision, latestAutosave, listRevisions,
   removeRevision, restoreRevision, viewerAutosave, type RevisionListArgs, type RevisionPage,
-} from './service.js';
+} from '../../revisions/service.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRef = any;

@@ -8,7 +8,7 @@ import { MediaRef } from '../media/index.js';
 import { subscribeContentEvents, type ContentAction, type ContentEvent } from '../../content/events.js';
 import { canReadContent } from '../../auth/content-permissions.js';
 import { contentTypeOf } from '../../resources/content-types.js';
-import { readableRows } from '../content/service.js';
+import { readableRows } from '../../content/service.js';
 import type { Context } from '../../context.js';
 
 const ContentChangeAction = builder.enumType('ContentChangeAction', {

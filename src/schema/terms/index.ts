@@ -9,7 +9,7 @@ import { TAXONOMIES } from '../../resources/terms.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
 import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
-import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from './service.js';
+import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from '../../terms/service.js';
 
 const termObject = (resource: ResourceDef) => builder.prismaObject('Term', {
   variant: resource.name,

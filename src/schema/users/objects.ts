@@ -1,4 +1,4 @@
-// GraphQL objects the user definition (src/resources/users.ts) builds on.
+// GraphQL objects the user definition (src/resources/users.ts) names: the avatar of avatarUrls.
 import { builder } from '../builder.js';
 
 export const Avatar = builder.objectRef<{ size: number; url: string }>('Avatar').implement({

@@ -3,7 +3,8 @@ import { builder } from '../builder.js';
 import { UserResource } from '../../resources/users.js';
 import { resourceFields } from '../resource-types.js';
 
-export { Avatar } from './objects.js';
+// The Avatar type, which the definition's avatarUrls field names.
+import './objects.js';
 
 export const UserRef = builder.prismaObject('User', {
   description: UserResource.description,

@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { authStatus, restError } from '../../errors.js';
 import { KINDS, defaultOf, type FieldType, type SelectOption, type WidgetDef, type WidgetFieldDef } from '../../widgets/define.js';
 import { WIDGETS } from '../../widgets/registry.js';
-import { widgetForm, widgetPreview, type WidgetPreview as Preview } from './service.js';
+import { widgetForm, widgetPreview, type WidgetPreview as Preview } from '../../widgets/service.js';
 
 const constantCase = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 

@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { RestError, restError } from '../../errors.js';
-import { saveContent, type ContentInput } from '../../schema/content/service.js';
-import { saveTerm } from '../../schema/terms/service.js';
+import { saveContent, type ContentInput } from '../../content/service.js';
+import { saveTerm } from '../../terms/service.js';
 import { createUserRecord } from '../../users/service.js';
 import { sanitizeTitle } from '../../content/slug.js';
 import { clearImportJob, getImportJob, setImportJob, type ImportJob } from '../site/options.js';

@@ -1,26 +1,26 @@
 // Business rules for posts (and, through `type`, the other content kinds later): reading rules,
 // list filters, and transactional writes. REST and GraphQL both come through here.
-import { afterWrite } from '../../content/write-hooks.js';
-import { recordContentEvent } from '../../content/events.js';
-import type { Content, Prisma as PrismaNS } from '../../generated/sqlite/client.js';
-import type { Context } from '../../context.js';
-import type { Db, Tx } from '../../db/client.js';
-import { cachedCount, columnOrder, pageByPosition } from '../../db/list.js';
-import { contentRow, type ReadOptions } from '../../db/content-read.js';
-import { binder, placeholder, txStatements, type TxStatements } from '../../db/sql.js';
-import { addToTermCounts, recountTermsLast } from '../../content/term-counts.js';
-import type { SiteSettings } from '../../site/options.js';
-import { setOption } from '../../site/options.js';
-import { restError, authStatus, invalidParam } from '../../errors.js';
-import { contentTypeOf, taxonomyKeys } from '../../resources/content-types.js';
-import { storedMetaValue } from './objects.js';
-import { canDeleteContent, canEditContent, canReadContent, type ContentAccessRow } from '../../auth/content-permissions.js';
-import { localToUtc, parseRestDate, utcToLocal } from '../../content/dates.js';
-import { sanitizeTitle, uniqueSlug } from '../../content/slug.js';
-import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from '../../content/search.js';
-import { searchPage, type SearchListFilter } from '../../content/search-list.js';
-import { filterPostHtml, filterTitleHtml } from '../../content/kses.js';
-import { MISSING_PARENT } from '../../media/metadata.js';
+import { afterWrite } from './write-hooks.js';
+import { recordContentEvent } from './events.js';
+import type { Content, Prisma as PrismaNS } from '../generated/sqlite/client.js';
+import type { Context } from '../context.js';
+import type { Db, Tx } from '../db/client.js';
+import { cachedCount, columnOrder, pageByPosition } from '../db/list.js';
+import { contentRow, type ReadOptions } from '../db/content-read.js';
+import { binder, placeholder, txStatements, type TxStatements } from '../db/sql.js';
+import { addToTermCounts, recountTermsLast } from './term-counts.js';
+import type { SiteSettings } from '../site/options.js';
+import { setOption } from '../site/options.js';
+import { restError, authStatus, invalidParam } from '../errors.js';
+import { contentTypeOf, taxonomyKeys } from '../resources/content-types.js';
+import { storedMetaValue } from './fields.js';
+import { canDeleteContent, canEditContent, canReadContent, type ContentAccessRow } from '../auth/content-permissions.js';
+import { localToUtc, parseRestDate, utcToLocal } from './dates.js';
+import { sanitizeTitle, uniqueSlug } from './slug.js';
+import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from './search.js';
+import { searchPage, type SearchListFilter } from './search-list.js';
+import { filterPostHtml, filterTitleHtml } from './kses.js';
+import { MISSING_PARENT } from '../media/metadata.js';
 
 type Where = PrismaNS.ContentWhereInput;
 
@@ -764,7 +764,8 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
           // terms' rows are locked against every other write to them.
           bumpTerms = async () => { keep(await addToTermCounts(statements, pg, new Map(ids.map((id) => [id, 1])), true)); };
         } else {
-          // In a batch: added when the batch's transaction ends (src/content/term-counts.ts).
+          // In a batch: noted on the batch's handle (src/db/deferred-term-counts.ts) and added when
+          // the batch's transaction ends (src/content/term-counts.ts says why).
           if (status === 'publish') deferred!.add(ids);
           if (written) keep(await statements.query(`SELECT "id", "slug" FROM "Term" WHERE "id" IN (${list})`, ...ids));
         }

@@ -1,16 +1,16 @@
 // Categories and tags: reading rules, list filters and transactional writes.
-import { afterWrite } from '../../content/write-hooks.js';
-import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
-import type { Context } from '../../context.js';
-import { columnOrder, pageByPosition } from '../../db/list.js';
-import type { Tx } from '../../db/client.js';
-import { recountTermsLast } from '../../content/term-counts.js';
-import { authStatus, restError } from '../../errors.js';
-import { sanitizeTitle } from '../../content/slug.js';
-import { filterTitleHtml } from '../../content/kses.js';
-import { canReadContent } from '../../auth/content-permissions.js';
-import { ancestorChain, type SlugNode } from '../../content/ancestors.js';
-import { taxonomyRef } from '../../resources/content-types.js';
+import { afterWrite } from '../content/write-hooks.js';
+import type { Prisma as PrismaNS } from '../generated/sqlite/client.js';
+import type { Context } from '../context.js';
+import { columnOrder, pageByPosition } from '../db/list.js';
+import type { Tx } from '../db/client.js';
+import { recountTermsLast } from '../content/term-counts.js';
+import { authStatus, restError } from '../errors.js';
+import { sanitizeTitle } from '../content/slug.js';
+import { filterTitleHtml } from '../content/kses.js';
+import { canReadContent } from '../auth/content-permissions.js';
+import { ancestorChain, type SlugNode } from '../content/ancestors.js';
+import { taxonomyRef } from '../resources/content-types.js';
 
 /** A taxonomy's name: category, post_tag or one of the site's content model. */
 export type Taxonomy = string;

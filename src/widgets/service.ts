@@ -2,11 +2,11 @@
 // from the sanitised settings. Checks run in the REST server's order: arguments first (the
 // gateway's validator does the same before any of this runs), then the edit_posts right, then
 // the class, then (previews) the data.
-import type { Context } from '../../context.js';
-import { authStatus, invalidParam, restError } from '../../errors.js';
-import { renderForm, sanitizeSettings, widgetSlug, type RenderContext, type Settings, type WidgetDef } from '../../widgets/define.js';
-import { widgetClass } from '../../widgets/registry.js';
-import { el } from '../../widgets/html.js';
+import type { Context } from '../context.js';
+import { authStatus, invalidParam, restError } from '../errors.js';
+import { renderForm, sanitizeSettings, widgetSlug, type RenderContext, type Settings, type WidgetDef } from './define.js';
+import { widgetClass } from './registry.js';
+import { el } from './html.js';
 
 export interface WidgetRequest {
   widgetClass?: string | null;

@@ -2,21 +2,21 @@
 // the image sizes made with them, image edits, and deleting with every file. Records are
 // attachments written through the content service, so the posts' rules apply to them too.
 import { fileTypeFromBuffer } from 'file-type';
-import type { Context } from '../../context.js';
-import { restError, authStatus } from '../../errors.js';
-import { canEditContent } from '../../auth/content-permissions.js';
-import { MEDIA_TYPE } from '../../resources/content-types.js';
+import type { Context } from '../context.js';
+import { restError, authStatus } from '../errors.js';
+import { canEditContent } from '../auth/content-permissions.js';
+import { MEDIA_TYPE } from '../resources/content-types.js';
 import { checkWriteRights, deleteContent, findContent, saveContent, type ContentInput } from '../content/service.js';
-import { monthFolder, sanitizeFileName, uniqueKey, type Storage } from '../../media/storage.js';
+import { monthFolder, sanitizeFileName, uniqueKey, type Storage } from './storage.js';
 import {
   EDITABLE_TYPES, IMAGE_SIZES, ImageEditError, applyModifiers, makeSize, normalizeOriginal, probeImage, sizedName, type Modifier,
-} from '../../media/images.js';
+} from './images.js';
 import {
   ATTACHED_FILE, ATTACHMENT_METADATA, IMAGE_ALT, attachmentMeta, baseName, folderOf, keysOf, mediaMetaSelect, metaValue,
   type AttachmentMeta, type SizeMeta,
-} from '../../media/metadata.js';
-import { ALLOWED_TYPES, TEXT_EXTENSIONS, sameType } from '../../media/types.js';
-import { log } from '../../log.js';
+} from './metadata.js';
+import { ALLOWED_TYPES, TEXT_EXTENSIONS, sameType } from './types.js';
+import { log } from '../log.js';
 
 const TYPE = MEDIA_TYPE.type;
 

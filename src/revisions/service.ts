@@ -1,12 +1,12 @@
 // Revisions and autosaves of posts and pages: WordPress's revisions and autosaves controllers'
 // rules, in their order of checks, for REST and GraphQL alike. Revisions are made by updates
-// (content/service.ts, storeRevision); autosaves here.
-import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
-import type { Context } from '../../context.js';
-import { restError, authStatus, invalidParam } from '../../errors.js';
-import { canDeleteContent, canEditContent } from '../../auth/content-permissions.js';
-import { absOffset, cachedCount, columnOrder, pageByPosition, type Direction } from '../../db/list.js';
-import { parseSearch } from '../../content/search.js';
+// (src/content/service.ts, storeRevision); autosaves here.
+import type { Prisma as PrismaNS } from '../generated/sqlite/client.js';
+import type { Context } from '../context.js';
+import { restError, authStatus, invalidParam } from '../errors.js';
+import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
+import { absOffset, cachedCount, columnOrder, pageByPosition, type Direction } from '../db/list.js';
+import { parseSearch } from '../content/search.js';
 import {
   checkWriteRights, findContent, nowDates, revisionSlug, saveContent, writtenText, type ContentInput,
 } from '../content/service.js';

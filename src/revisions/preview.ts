@@ -1,9 +1,9 @@
 // The preview link of an autosave (WordPress's get_preview_post_link): the parent's permalink with
 // `preview=true`, and for an autosave record the parent's id and a nonce tied to the caller.
-import type { Context } from '../../context.js';
-import { createNonce } from '../../auth/nonce.js';
-import { permalink } from '../../resources/content-types.js';
-import { ancestorSlugs } from '../content/objects.js';
+import type { Context } from '../context.js';
+import { createNonce } from '../auth/nonce.js';
+import { permalink } from '../resources/content-types.js';
+import { ancestorSlugs } from '../content/fields.js';
 
 interface LinkRow { id: number; type: string; status: string; slug: string; parentId: number | null }
 
