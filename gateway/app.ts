@@ -1,5 +1,7 @@
 // The application: the schema, the prepared operations, the route table and the dispatcher over
-// one database. `fetch` serves in-process tests; server.ts puts it behind node:http.
+// one database. server.ts puts it behind node:http, which is what `npm start` serves and what the
+// tests send their requests to; `fetch` is the in-process entry, with the same routing
+// (gateway/router.ts), for the few tests that need to pass the HTTP door's own limits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { namespacesFor, type Config } from '../src/config.js';
 import type { Db } from '../src/db/client.js';
@@ -31,6 +33,7 @@ import { clientAddress } from '../src/http/client-ip.js';
 import { log } from '../src/log.js';
 import { bodyTooLarge } from './errors.js';
 import { boundedMap } from './bounded-map.js';
+import { doorOf, type Door, type Doors } from './router.js';
 
 /** A fetch Request's body, counted as it arrives; null once it passes `max` bytes (the rest is not read). */
 async function readLimited(request: Request, max: number): Promise<Buffer | null> {
@@ -161,12 +164,9 @@ export function createApp(config: Config, db: Db) {
   const admin = createAdminHandler(config, db);
   /** The public pages (HTML) at every other address: home, permalinks, embed cards, 404. */
   const site = createSiteFront({ config, db, media, cache, seoHead: config.deployment === 'B' });
-  /** The sign-in and authorize-application pages (HTML), under ADMIN_PATH. */
-  const isAdmin = (url: URL) => url.pathname.startsWith(config.adminPath + '/');
-
-  const isRest = (url: URL) =>
-    url.pathname === config.restPrefix || url.pathname.startsWith(config.restPrefix + '/') ||
-    ((url.pathname === '/' || url.pathname === '/index.php') && url.searchParams.has('rest_route'));
+  /** Which part answers a request (gateway/router.ts): the same order for the HTTP server and `fetch`. */
+  const doors: Doors = { restPrefix: config.restPrefix, adminPath: config.adminPath, uploadsPath: UPLOADS_PATH, docs: apiDocs.claims };
+  const door = (method: string, url: URL): Door => doorOf(doors, method, url);
 
   /** The client's address: the peer's, or (TRUST_PROXY) what a trusted proxy forwarded. */
   const clientIp = (peer: string | undefined, header: (name: string) => string | null | undefined) =>
@@ -179,19 +179,22 @@ export function createApp(config: Config, db: Db) {
   async function fetch(request: Request, peer?: string): Promise<Response> {
     const url = new URL(request.url);
     const ip = clientIp(peer, (name) => request.headers.get(name));
-    if (url.pathname === '/graphql') return (await graphql()).fetch(request, { ip });
-    if (isAdmin(url)) return admin(request, ip);
-    if (apiDocs.claims(request.method, url)) {
-      const out = apiDocs.serve(request.method, url);
-      return new Response(out.body === '' ? null : new Uint8Array(Buffer.from(out.body)), { status: out.status, headers: out.headers });
-    }
-    if (isUpload(url)) {
-      const out = await serveUpload(url, request.method, request.headers);
-      return new Response(out.body ? (Readable.toWeb(out.body as Readable) as ReadableStream) : null, { status: out.status, headers: out.headers });
-    }
-    if (!isRest(url)) {
-      const out = await site(request);
-      return new Response(out.body === '' ? null : out.body, { status: out.status, headers: out.headers });
+    switch (door(request.method, url)) {
+      case 'graphql': return (await graphql()).fetch(request, { ip });
+      case 'admin': return admin(request, ip);
+      case 'docs': {
+        const out = apiDocs.serve(request.method, url);
+        return new Response(out.body === '' ? null : new Uint8Array(Buffer.from(out.body)), { status: out.status, headers: out.headers });
+      }
+      case 'upload': {
+        const out = await serveUpload(url, request.method, request.headers);
+        return new Response(out.body ? (Readable.toWeb(out.body as Readable) as ReadableStream) : null, { status: out.status, headers: out.headers });
+      }
+      case 'site': {
+        const out = await site(request);
+        return new Response(out.body === '' ? null : out.body, { status: out.status, headers: out.headers });
+      }
+      case 'rest': break;
     }
     const streamed = request.body && dispatcher.wantsStream(request.method, url.pathname + url.search, request.headers.get('content-type'));
     const stream = streamed ? Readable.fromWeb(request.body as unknown as WebReadableStream) : undefined;
@@ -210,7 +213,6 @@ export function createApp(config: Config, db: Db) {
   }
 
   /** Files of local storage, under UPLOADS_PATH (with S3 their URLs point at the bucket's public base, but they are served here too). */
-  const isUpload = (url: URL) => url.pathname.startsWith(UPLOADS_PATH);
   const serveUpload = (url: URL, method: string, headers: Headers) => {
     let key: string;
     try { key = decodeURIComponent(url.pathname.slice(UPLOADS_PATH.length)); } catch { key = ''; }
@@ -220,7 +222,7 @@ export function createApp(config: Config, db: Db) {
   return {
     clientIp,
     errorResponse: dispatcher.errorResponse,
-    config, db, table, operations, run, graphql, cache, fetch, isRest, isAdmin, admin, site, media, isUpload, serveUpload, apiDocs,
+    config, db, table, operations, run, graphql, cache, fetch, door, admin, site, media, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     hitByUrl: dispatcher.hitByUrl,

@@ -237,7 +237,8 @@ export function createHttpServer(app: App): Server {
 
   async function route(req: IncomingMessage, res: ServerResponse, id: string, ip: string | undefined): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/graphql') {
+    const door = app.door(req.method ?? 'GET', url);
+    if (door === 'graphql') {
       // yoga reads the body itself: a declared length over the limit is refused before it starts.
       if (Number(req.headers['content-length']) > config.bodyMaxBytes) {
         closeAfter(req, res);
@@ -249,13 +250,13 @@ export function createHttpServer(app: App): Server {
         res.end(JSON.stringify({ errors: [{ message: 'The server could not answer this request.' }] }));
       });
     }
-    if (app.isAdmin(url)) return void serveAdmin(app, req, res, ip);
-    if (app.apiDocs.claims(req.method ?? 'GET', url)) {
+    if (door === 'admin') return void serveAdmin(app, req, res, ip);
+    if (door === 'docs') {
       const out = app.apiDocs.serve(req.method ?? 'GET', url);
       return void res.writeHead(out.status, out.headers).end(out.body);
     }
-    if (app.isUpload(url)) return void serveUploadFile(app, url, req, res);
-    if (!app.isRest(url)) return void serveSite(app, req, res);
+    if (door === 'upload') return void serveUploadFile(app, url, req, res);
+    if (door === 'site') return void serveSite(app, req, res);
     if (inFlight >= limit) {
       res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));

@@ -1,11 +1,14 @@
 // A fresh site per test file, on SQLite (default) or PostgreSQL (TEST_PROVIDER=postgres), with one
 // user per role and an application password each: a copy of the template built once per run
-// (test/helpers/template.ts). Requests go through app.fetch: no ports.
+// (test/helpers/template.ts). `req` and `gql` go over a loopback socket through the production
+// node:http server (gateway/server.ts), as `npm start` serves them: request ids, the in-flight
+// limit, the body limits and the cache's hit lane are on the path every test takes.
+// `inProcess` hands a request to app.fetch instead (same routing, gateway/router.ts), for what
+// the HTTP door refuses before the app sees it.
 //
-// The bundle lane (TEST_BUNDLE=1) runs the same files against what `npm start` runs: the service
-// comes from the built bundle (dist/gateway/embed.js, which shares its chunks with
-// dist/gateway/main.js; `npm run build` first), and `req`/`gql` go over a loopback socket through
-// the production node:http server. Fixtures written with src/ modules on `site.db` meet the
+// The bundle lane (TEST_BUNDLE=1) runs the same files against the built bundle
+// (dist/gateway/embed.js, which shares its chunks with dist/gateway/main.js; `npm run build`
+// first) instead of the sources. Fixtures written with src/ modules on `site.db` meet the
 // bundle's copy of the service only through the database.
 import { inject } from 'vitest';
 import type { AddressInfo } from 'node:net';
@@ -110,10 +113,10 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
   }
   if (process.env.TEST_TIMINGS === '1') console.log(`createTestSite (${provider}, ${template?.provider === provider ? 'template' : 'scratch'}): ${Math.round(performance.now() - started)} ms`);
   const app = svc.createApp(config, db);
-  const http = bundleLane ? await listen(svc, app) : null;
-  /** Sends a request the way this lane does: in process, or to the production server over a socket. */
+  const http = await listen(svc, app);
+  /** Sends a request to the production server over a socket, or (inProcess) to app.fetch. */
   const send = (request: Request, inProcess = false): Promise<Response> => {
-    if (!http || inProcess) return app.fetch(request);
+    if (inProcess) return app.fetch(request);
     const u = new URL(request.url);
     return fetch(`${http.origin}${u.pathname}${u.search}`, {
       method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half',
@@ -151,7 +154,8 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     createUser: (json, as = 'administrator') =>
       create('/core/v2/users', { email: `${json.username}@example.test`, password: `${json.username}-password`, ...json }, as),
     async close() {
-      if (http) { http.server.closeAllConnections(); await new Promise((done) => http.server.close(done)); }
+      http.server.closeAllConnections();
+      await new Promise((done) => http.server.close(done));
       await db.close();
       await drop();
     },
