@@ -1,9 +1,7 @@
 // One REST request: authenticate, match, merge and validate params, answer from the cache or
 // run the route's operation, then shape (_fields, _envelope, _jsonp) and add the headers.
 import type { Db } from '../src/db/client.js';
-import { txStatements } from '../src/db/sql.js';
-import { DeferredTermCounts } from '../src/db/deferred-term-counts.js';
-import { addToTermCounts } from '../src/content/term-counts.js';
+import { runUnitOfWork, type Step } from '../src/content/unit-of-work.js';
 import { createContext, type Context } from '../src/context.js';
 import { authenticateRequest } from '../src/auth/request.js';
 import { RestError } from '../src/errors.js';
@@ -225,91 +223,17 @@ export function createDispatcher(o: DispatcherOptions) {
     }
   }
 
-  /** Thrown to undo an atomic batch once an item failed. */
-  const ROLLBACK = Symbol('rollback');
-
   /**
-   * Runs the items in order, each answered on its own, in one database transaction (the items' own
-   * transactions join it): one write lock and one commit for the batch instead of one per item.
-   * - Atomic: rolled back at the first failing item, which is the last one run.
-   * - Otherwise each item runs inside a savepoint: a failing item's writes are rolled back to it
-   *   and the next items run, so every item keeps or loses its own writes as it would have on its
-   *   own; what the batch kept is committed once all have run.
-   * Every read inside goes through the transaction, so an item sees what the items before it wrote.
+   * Runs a batch's items as one unit of work (src/content/unit-of-work.ts): one transaction,
+   * a savepoint per item unless atomic. Each item gets a context of its own, as a single request
+   * has: what an earlier item loaded (and cached in its context's loaders) may have changed since.
    */
-  async function runItems(items: Prepared[], ctx: Context, atomic: boolean): Promise<{ results: ItemResult[]; rolledBack: boolean }> {
-    const results: ItemResult[] = [];
-    let rolledBack = false;
-    try {
-      await o.db.prisma.$transaction(async (tx) => {
-        const statements = txStatements(tx, o.db);
-        const termCounts = new DeferredTermCounts();
-        const db: Db = Object.create(o.db, {
-          prisma: { value: joined(tx) },
-          read: { value: (sql: string, args: readonly unknown[]) => statements.query(sql, ...args) },
-          termCounts: { value: termCounts },
-          // An item's last statement is not the batch's: the batch commits once all have run.
-          transactionFinish: { value: () => null },
-        });
-        // On PostgreSQL's own connection, an item's savepoint is released together with the next
-        // item's SAVEPOINT (one message of two statements: one round trip per item fewer), and the
-        // last one by the COMMIT.
-        const joinRelease = o.db.transactionStatement?.() != null;
-        let unreleased = false;
-        for (const item of items) {
-          if (item.error) {
-            results.push(item.error);
-            if (atomic) throw ROLLBACK;
-            continue;
-          }
-          if (!atomic) {
-            await statements.execute(unreleased ? 'RELEASE SAVEPOINT batch_item; SAVEPOINT batch_item' : 'SAVEPOINT batch_item');
-            unreleased = false;
-          }
-          const counted = termCounts.mark();
-          // A context of its own per item, as a single request has: what an earlier item loaded
-          // (and cached in its context's loaders) may have changed since.
-          const result = await runItem(item, createContext(db, ctx.viewer, o.media ?? null));
-          results.push(result);
-          if (atomic) {
-            if (result.status >= 400) throw ROLLBACK;
-            continue;
-          }
-          if (result.status >= 400) {
-            await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
-            termCounts.undo(counted);
-          }
-          if (joinRelease) unreleased = true;
-          else await statements.execute('RELEASE SAVEPOINT batch_item');
-        }
-        // The items' term count additions, last: on PostgreSQL the terms' rows stay locked from
-        // here to the COMMIT, not from the first item's create on.
-        const counts = termCounts.pending();
-        if (counts.size) await addToTermCounts(statements, o.db.provider === 'postgres', counts, true);
-      }, { maxWait: 15_000, timeout: 120_000 });
-    } catch (err) {
-      if (err !== ROLLBACK) throw err;
-      rolledBack = true;
-    }
-    return { results, rolledBack };
-  }
-
-  /** A transaction client whose own `$transaction` joins it (Prisma cannot nest transactions). */
-  function joined(tx: unknown): Db['prisma'] {
-    const transaction = async (arg: unknown) => (typeof arg === 'function' ? (arg as (t: unknown) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
-    // What the transaction's client answers for a name does not change while it lasts: asked
-    // once (its own lookups go through Prisma's proxy, several per model call of every item).
-    const seen = new Map<PropertyKey, unknown>();
-    const proxy: unknown = new Proxy(tx as object, {
-      get(target, prop, receiver) {
-        if (prop === '$transaction') return transaction;
-        if (seen.has(prop)) return seen.get(prop);
-        const value = Reflect.get(target, prop, receiver);
-        seen.set(prop, value);
-        return value;
-      },
-    });
-    return proxy as Db['prisma'];
+  function runItems(items: Prepared[], ctx: Context, atomic: boolean): Promise<{ results: ItemResult[]; rolledBack: boolean }> {
+    const steps: Step<ItemResult>[] = items.map((item) => (item.error ? { failed: item.error } : async (db: Db) => {
+      const result = await runItem(item, createContext(db, ctx.viewer, o.media ?? null));
+      return { value: result, ok: result.status < 400 };
+    }));
+    return runUnitOfWork(o.db, steps, atomic);
   }
 
   function baseHeaders(ctx: Context | null, request: CoreRequest): Record<string, string> {

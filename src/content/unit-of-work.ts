@@ -1,0 +1,96 @@
+// The batch unit of work: several writes in one database transaction, each step kept or undone on
+// its own (a savepoint per step) or all undone at the first that fails (atomic). It is the
+// domain's: what a step is (a REST batch item, an import's record) is the caller's business.
+import type { Db } from '../db/client.js';
+import { txStatements } from '../db/sql.js';
+import { DeferredTermCounts } from '../db/deferred-term-counts.js';
+import { addToTermCounts } from './term-counts.js';
+
+/** A step: a failure known before it runs (nothing is written for it), or work on the batch's database. */
+export type Step<T> = { failed: T } | ((db: Db) => Promise<{ value: T; ok: boolean }>);
+
+/** Thrown to undo an atomic batch once a step failed. */
+const ROLLBACK = Symbol('rollback');
+
+/**
+ * Runs the steps in order in one transaction (the steps' own transactions join it): one write lock
+ * and one commit for the batch instead of one per step.
+ * - Atomic: rolled back at the first failing step, which is the last one run.
+ * - Otherwise each step runs inside a savepoint: a failing step's writes are rolled back to it and
+ *   the next steps run, so every step keeps or loses its own writes as it would have on its own;
+ *   what the batch kept is committed once all have run.
+ * Every read inside goes through the transaction (the `Db` handed to a step), so a step sees what
+ * the steps before it wrote.
+ */
+export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boolean): Promise<{ results: T[]; rolledBack: boolean }> {
+  const results: T[] = [];
+  let rolledBack = false;
+  try {
+    await base.prisma.$transaction(async (tx) => {
+      const statements = txStatements(tx, base);
+      const termCounts = new DeferredTermCounts();
+      const db: Db = Object.create(base, {
+        prisma: { value: joined(tx) },
+        read: { value: (sql: string, args: readonly unknown[]) => statements.query(sql, ...args) },
+        termCounts: { value: termCounts },
+        // A step's last statement is not the batch's: the batch commits once all have run.
+        transactionFinish: { value: () => null },
+      });
+      // On PostgreSQL's own connection, a step's savepoint is released together with the next
+      // step's SAVEPOINT (one message of two statements: one round trip per step fewer), and the
+      // last one by the COMMIT.
+      const joinRelease = base.transactionStatement?.() != null;
+      let unreleased = false;
+      for (const step of steps) {
+        if (typeof step !== 'function') {
+          results.push(step.failed);
+          if (atomic) throw ROLLBACK;
+          continue;
+        }
+        if (!atomic) {
+          await statements.execute(unreleased ? 'RELEASE SAVEPOINT batch_item; SAVEPOINT batch_item' : 'SAVEPOINT batch_item');
+          unreleased = false;
+        }
+        const counted = termCounts.mark();
+        const { value, ok } = await step(db);
+        results.push(value);
+        if (atomic) {
+          if (!ok) throw ROLLBACK;
+          continue;
+        }
+        if (!ok) {
+          await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
+          termCounts.undo(counted);
+        }
+        if (joinRelease) unreleased = true;
+        else await statements.execute('RELEASE SAVEPOINT batch_item');
+      }
+      // The steps' term count additions, last: on PostgreSQL the terms' rows stay locked from
+      // here to the COMMIT, not from the first step's create on.
+      const counts = termCounts.pending();
+      if (counts.size) await addToTermCounts(statements, base.provider === 'postgres', counts, true);
+    }, { maxWait: 15_000, timeout: 120_000 });
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+    rolledBack = true;
+  }
+  return { results, rolledBack };
+}
+
+/** A transaction client whose own `$transaction` joins it (Prisma cannot nest transactions). */
+function joined(tx: unknown): Db['prisma'] {
+  const transaction = async (arg: unknown) => (typeof arg === 'function' ? (arg as (t: unknown) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
+  // What the transaction's client answers for a name does not change while it lasts: asked
+  // once (its own lookups go through Prisma's proxy, several per model call of every step).
+  const seen = new Map<PropertyKey, unknown>();
+  const proxy: unknown = new Proxy(tx as object, {
+    get(target, prop, receiver) {
+      if (prop === '$transaction') return transaction;
+      if (seen.has(prop)) return seen.get(prop);
+      const value = Reflect.get(target, prop, receiver);
+      seen.set(prop, value);
+      return value;
+    },
+  });
+  return proxy as Db['prisma'];
+}
