@@ -272,7 +272,9 @@ export interface CustomMeta {
 /** A type's custom `meta`; null for a type without custom fields, whose `meta` is the footnotes alone. */
 export function customMetaOf(d: ContentTypeDescriptor): CustomMeta | null {
   if (!Object.keys(d.fields).length) return null;
-  return { fields: d.fields, footnotes: d.supports.revisions, type: `${d.graphqlName}Meta`, input: `${d.graphqlName}MetaInput` };
+  // Posts and pages share the built-in PostMeta (footnotes alone): theirs with fields get a name of their own.
+  const name = d.custom ? `${d.graphqlName}Meta` : `${d.graphqlName}CustomMeta`;
+  return { fields: d.fields, footnotes: d.supports.revisions, type: name, input: `${name}Input` };
 }
 
 /** `meta` of a type with custom fields: its footnotes and each field, typed, read from post meta. */

@@ -173,6 +173,22 @@ describe('REST: core/v2/events', () => {
   });
 });
 
+describe('custom fields on a built-in type', () => {
+  it('adds a typed field to posts beside their footnotes, on REST and GraphQL', async () => {
+    const post = await create('/core/v2/posts', { title: 'Loud post', meta: { mood: 'loud', footnotes: '[]' } });
+    expect(post.meta).toEqual({ footnotes: '[]', mood: 'loud' });
+    const plain = await create('/core/v2/posts', { title: 'Plain post' });
+    expect(plain.meta).toEqual({ footnotes: '', mood: 'calm' });
+    expect(await site.req('POST', `/core/v2/posts/${post.id}`, { as: 'editor', json: { meta: { mood: 'quiet' } } })).toBeWpError(400, 'rest_invalid_param');
+    const res = await site.gql(`{ post(id: ${post.id}) { meta { mood footnotes } } }`, {}, { as: 'editor' });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.post.meta).toEqual({ mood: 'loud', footnotes: '[]' });
+    // Pages have no such field: their meta is the footnotes alone.
+    const page = await create('/core/v2/pages', { title: 'A page', meta: { mood: 'loud' } });
+    expect(page.meta).toEqual({ footnotes: '' });
+  });
+});
+
 describe('who may do what', () => {
   // Events use posts' capabilities and event categories categories' rules, so each role gets the
   // same answer (status and code) from them as from posts and categories: the matrix's lines for
