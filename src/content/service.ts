@@ -6,7 +6,7 @@ import type { Content, Prisma as PrismaNS } from '../generated/sqlite/client.js'
 import type { Context } from '../context.js';
 import type { Db, Tx } from '../db/client.js';
 import { cachedCount, columnOrder, pageByPosition } from '../db/list.js';
-import { contentRow, type ReadOptions } from '../db/content-read.js';
+import { CONTENT_COLUMN_NAMES, contentRow, type ReadOptions } from '../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../db/sql.js';
 import { addToTermCounts, recountTermsLast } from './term-counts.js';
 import type { SiteSettings } from '../site/options.js';
@@ -14,6 +14,7 @@ import { setOption } from '../site/options.js';
 import { restError, authStatus, invalidParam } from '../errors.js';
 import { contentTypeOf, taxonomyKeys } from '../resources/content-types.js';
 import { storedMetaValue } from './fields.js';
+import { storedInputs } from '../resources/content.js';
 import { canDeleteContent, canEditContent, canReadContent, type ContentAccessRow } from '../auth/content-permissions.js';
 import { localToUtc, parseRestDate, utcToLocal } from './dates.js';
 import { sanitizeTitle, uniqueSlug } from './slug.js';
@@ -588,7 +589,10 @@ const storedAsIs = (s: string) => !s.includes('\u0000') && !/\p{Cs}/u.test(s);
  */
 function writtenRow(id: number, guid: string, data: Record<string, unknown>): WrittenContent['columns'] | null {
   for (const v of Object.values(data)) if (typeof v === 'string' && !storedAsIs(v)) return null;
-  return { id, ...data, guid, mimeType: '', trashedStatus: '', trashedSlug: '' } as WrittenContent['columns'];
+  const row: Record<string, unknown> = { id, ...data, guid, mimeType: '', trashedStatus: '', trashedSlug: '' };
+  // A column this write left to its database default is not known here: the answer is read back.
+  for (const c of CONTENT_COLUMN_NAMES) if (!(c in row)) return null;
+  return row as WrittenContent['columns'];
 }
 
 const TARGET_SELECT = { id: true, type: true, status: true, authorId: true, trashedStatus: true, parentId: true } as const;
@@ -711,7 +715,15 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       parentId,
       menuOrder: supports.pageAttributes ? input.menuOrder ?? existing?.menuOrder ?? 0 : 0,
       ...(restoring ? { trashedStatus: '', trashedSlug: '' } : {}),
-    };
+    } as Record<string, unknown> & { status: string; slug: string; parentId: number | null };
+    // Stored fields of the type's definition no rule above writes: as given, else (on create) the
+    // definition's default, else the column's.
+    for (const f of storedInputs(type)) {
+      if (f.column in data) continue;
+      const given = (input as Record<string, unknown>)[f.name];
+      if (given !== undefined && given !== null) data[f.column] = given;
+      else if (!existing && f.default !== undefined) data[f.column] = f.default;
+    }
     let savedId: number;
     if (existing) {
       await tx.content.update({ where: { id: existing.id }, data });

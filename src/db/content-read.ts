@@ -48,6 +48,8 @@ const CONTENT = columnsOf('Content');
 for (const c of CONTENT) if (!AS_STORED.has(c.type) && !CONVERTED.has(c.type)) throw unconvertible('Content', c);
 /** Content's columns, with the ones whose stored form Prisma converts. */
 const CONTENT_COLUMNS = CONTENT.map((c) => c.name);
+/** Every column of the Content model, in its order. */
+export const CONTENT_COLUMN_NAMES: readonly string[] = CONTENT_COLUMNS;
 const DATES = new Set(CONTENT.filter((c) => c.type === 'DateTime').map((c) => c.name));
 const BOOLEANS = new Set(CONTENT.filter((c) => c.type === 'Boolean').map((c) => c.name));
 const NULLABLE = new Set(CONTENT.filter((c) => c.nullable).map((c) => c.name));

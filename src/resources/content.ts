@@ -3,7 +3,7 @@
 // `context=help` read as WordPress's do.
 import type { Content } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, defineResource, deriveList, deriveResource, type FieldDef, type ListDef, type ListParamDef, type PropertyDef, type ResourceDef } from './define.js';
+import { ALL_CONTEXTS, EDIT, VIEW_EDIT, collectionParams, writableFields, defineResource, deriveList, deriveResource, type FieldDef, type ListDef, type ListParamDef, type PropertyDef, type ResourceDef } from './define.js';
 import { ContentStatus, ContentStatusFilter, ContentWriteStatus, DiscussionStatus, Order, PageOrderBy, PostFormat, PostOrderBy, Relation, SearchColumn, SearchSemantics } from './enums.js';
 import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
 import { formatWpDate } from '../content/dates.js';
@@ -341,3 +341,18 @@ export const POST_LIKE: { descriptor: ContentTypeDescriptor; resource: ResourceD
   d === POST_TYPE ? { descriptor: d, resource: PostResource, list: PostList }
     : d === PAGE_TYPE ? { descriptor: d, resource: PageResource, list: PageList }
       : { descriptor: d, resource: customResource(d), list: customList(d) });
+
+/**
+ * The stored fields of a post-like type that its input writes straight to a column: writable,
+ * read from storage with no resolver, a scalar. The content service writes those its own rules do
+ * not (src/content/service.ts), so a column added to the model and its field to the definition
+ * are written with no other edit.
+ */
+export function storedInputs(type: string): { name: string; column: string; default?: unknown }[] {
+  const entry = POST_LIKE.find((e) => e.descriptor.type === type);
+  if (!entry) return [];
+  return writableFields(entry.resource)
+    .filter(([, , f]) => !f.resolve && !f.fromRest && !f.writeOnly && f.graphqlInput !== false && SCALAR_KINDS.has(f.kind))
+    .map(([name, , f]) => ({ name, column: f.column ?? name, ...(f.default !== undefined ? { default: f.default } : {}) }));
+}
+const SCALAR_KINDS = new Set(['integer', 'string', 'boolean', 'number', 'enum', 'uri', 'email']);
