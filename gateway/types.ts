@@ -99,4 +99,13 @@ export interface RouteEntry {
   endpoints: Endpoint[];
   /** The item schema of the resource the route serves (OPTIONS and `context=help` print it). */
   schema?: () => Record<string, unknown>;
+  /** What its records are, for the fields other parts add to them (gateway/additional-fields.ts). */
+  records?: RouteRecords;
+}
+
+/** The records a route answers with: items of a content type, terms of a taxonomy, or users. */
+export interface RouteRecords {
+  kind: 'post' | 'term' | 'user';
+  /** The content type or taxonomy (post, page, event, category …); 'user' for users. */
+  subtype: string;
 }

@@ -153,7 +153,7 @@ export function contentRoutes(o: ContentRouteOptions): RouteEntry[] {
   };
 
   return [
-    { namespace: 'core/v2', pattern: `/core/v2/${d.restBase}`, endpoints: [list, create], schema: () => itemSchema(o.resource) },
-    { namespace: 'core/v2', pattern: `/core/v2/${d.restBase}/(?P<id>[\\d]+)`, endpoints: [get, update, remove], schema: () => itemSchema(o.resource) },
+    { namespace: 'core/v2', pattern: `/core/v2/${d.restBase}`, endpoints: [list, create], schema: () => itemSchema(o.resource), records: { kind: 'post', subtype: d.type } },
+    { namespace: 'core/v2', pattern: `/core/v2/${d.restBase}/(?P<id>[\\d]+)`, endpoints: [get, update, remove], schema: () => itemSchema(o.resource), records: { kind: 'post', subtype: d.type } },
   ];
 }

@@ -16,7 +16,8 @@ import { formRoutes } from './forms.js';
 import { widgetRoutes } from './widgets.js';
 import { siteHealthRoutes, type SiteHealthOptions } from './site-health.js';
 import { abilityRoutes } from './abilities.js';
-import { addSeoHeadFields } from './seo/head.js';
+import { seoHeadFields } from './seo/head.js';
+import { applyAdditionalFields } from '../additional-fields.js';
 import { seoRoutes, type SeoRouteOptions } from './seo/index.js';
 
 export interface TableOptions {
@@ -54,7 +55,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts, urlDetailsFetcher: o.urlDetailsFetcher }),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
   );
-  // seo/v1 adds the head fields to post and page records.
-  if (o.namespaces.includes('seo/v1')) addSeoHeadFields(table);
+  // Fields other parts add to the records of resources: seo/v1 adds the head fields.
+  applyAdditionalFields(table, o.namespaces.includes('seo/v1') ? seoHeadFields() : []);
   return table;
 }

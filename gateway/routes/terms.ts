@@ -85,8 +85,8 @@ function routes(t: TaxonomyRoute): RouteEntry[] {
     },
   };
   return [
-    { namespace: 'core/v2', pattern: `/core/v2/${t.base}`, endpoints: [list, create], schema },
-    { namespace: 'core/v2', pattern: `/core/v2/${t.base}/(?P<id>[\\d]+)`, endpoints: [get, update, remove], schema },
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}`, endpoints: [list, create], schema, records: { kind: 'term', subtype: t.taxonomy } },
+    { namespace: 'core/v2', pattern: `/core/v2/${t.base}/(?P<id>[\\d]+)`, endpoints: [get, update, remove], schema, records: { kind: 'term', subtype: t.taxonomy } },
   ];
 }
 

@@ -14,6 +14,7 @@ import { collectionArgs, inputOf, listVariables, restItem, writeArgs as resource
 import { itemAllow, selfLink } from '../shape/links.js';
 
 const userSchema = () => itemSchema(UserResource);
+const USERS = { kind: 'user', subtype: 'user' } as const;
 
 // ---------------------------------------------------------------- arguments, in WordPress's order
 
@@ -136,9 +137,9 @@ export function userRoutes(): RouteEntry[] {
   });
 
   return [
-    { namespace: 'core/v2', pattern: '/core/v2/users', endpoints: [list, create], schema: userSchema },
-    { namespace: 'core/v2', pattern: '/core/v2/users/(?P<id>[\\d]+)', endpoints: [get(false), update(false), remove(false)], schema: userSchema },
-    { namespace: 'core/v2', pattern: '/core/v2/users/me', endpoints: [get(true), update(true), remove(true)], schema: userSchema },
+    { namespace: 'core/v2', pattern: '/core/v2/users', endpoints: [list, create], schema: userSchema, records: USERS },
+    { namespace: 'core/v2', pattern: '/core/v2/users/(?P<id>[\\d]+)', endpoints: [get(false), update(false), remove(false)], schema: userSchema, records: USERS },
+    { namespace: 'core/v2', pattern: '/core/v2/users/me', endpoints: [get(true), update(true), remove(true)], schema: userSchema, records: USERS },
   ];
 }
 

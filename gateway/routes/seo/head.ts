@@ -3,13 +3,13 @@
 // per-item SEO settings for editors (GraphQL operations in operations/seo-head.graphql). The head
 // and indexing routes call src/seo directly, as the plugin's routes call its actions: their
 // answers are the plugin's shapes, nothing a GraphQL client would ask for.
-import type { ArgDef, Endpoint, GatewayRequest, RouteEntry } from '../../types.js';
+import type { ArgDef, Endpoint, GatewayRequest, RouteEntry, RouteRecords } from '../../types.js';
 import type { SeoRouteOptions } from './options.js';
 import { INDEXING_STEPS, runIndexingStep, type IndexingStep } from '../../../src/seo/indexables/indexing.js';
 import { headByUrl } from '../../../src/seo/head/by-url.js';
 import { itemHead } from '../../../src/schema/seo/head/index.js';
-import { parseFieldsParam } from '../../shape/fields.js';
-import { POST_LIKE_TYPES, TAXONOMY_REFS } from '../../../src/resources/content-types.js';
+import { INDEXED_TYPES } from '../../../src/seo/indexables/build.js';
+import type { AdditionalField } from '../../additional-fields.js';
 
 const NS = 'seo/v1';
 
@@ -80,70 +80,27 @@ export function seoHeadRoutes(o: SeoRouteOptions): RouteEntry[] {
   ];
 }
 
-/** The collections whose records carry a head: every public post-like type, every taxonomy, users. */
-const HEAD_BASES: [string, 'post' | 'term' | 'user'][] = [
-  ...POST_LIKE_TYPES.filter((d) => d.custom?.public ?? true).map((d) => [d.restBase, 'post'] as [string, 'post']),
-  ...TAXONOMY_REFS.map((t) => [t.restBase, 'term'] as [string, 'term']),
-  ['users', 'user'],
-];
-const LIST_ROUTES: Record<string, 'post' | 'term' | 'user'> = Object.fromEntries(HEAD_BASES.map(([base, kind]) => [`/core/v2/${base}`, kind]));
-const ITEM_ROUTES: Record<string, 'post' | 'term' | 'user'> = {
-  ...Object.fromEntries(HEAD_BASES.map(([base, kind]) => [`/core/v2/${base}/(?P<id>[\\d]+)`, kind])),
-  '/core/v2/users/me': 'user',
-};
-
-/** The two fields in the route's item schema. */
-function addHeadSchema(route: RouteEntry): void {
-  const schema = route.schema;
-  if (!schema) return;
-  route.schema = () => {
-    const s = schema();
-    const properties = { ...(s.properties as Record<string, unknown>) };
-    properties.seo_head = { description: 'The SEO head of the public page as HTML.', type: ['string', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
-    properties.seo_head_json = { description: 'The SEO head of the public page as an object.', type: ['object', 'null'], context: ['view', 'edit', 'embed'], readonly: true };
-    return { ...s, properties };
-  };
-}
-
-/** Whether the answer will show a head field (`_fields` may leave both out: then none is built). */
-function wantsHead(req: GatewayRequest): boolean {
-  const fields = parseFieldsParam(req.query.get('_fields') ?? undefined);
-  return !fields || fields.some((f) => f === 'seo_head' || f === 'seo_head_json');
-}
-
 /**
- * Deployment B: posts, pages, categories, tags and users, in lists and single reads (GET), also
- * carry `seo_head` (HTML) and `seo_head_json`, null for what an anonymous reader cannot see, as
- * the plugin's REST field. The heads of a list are built together: their reads are batched, so a
- * list costs a fixed number of statements more than without heads, whatever its length.
+ * Deployment B: posts, pages and the site's public types, every taxonomy's terms and users, in
+ * lists and single reads (GET), also carry `seo_head` (HTML) and `seo_head_json`, null for what an
+ * anonymous reader cannot see, as the plugin's REST fields (registered in gateway/routes/index.ts
+ * through gateway/additional-fields.ts). The heads of an answer are built together: their reads
+ * are batched, so a list costs a fixed number of statements more than without heads.
  */
-export function addSeoHeadFields(table: RouteEntry[]): void {
-  for (const route of table.filter((r) => r.pattern in LIST_ROUTES)) {
-    const kind = LIST_ROUTES[route.pattern];
-    addHeadSchema(route);
-    route.endpoints = route.endpoints.map((e) => (!e.methods.includes('GET') ? e : {
-      ...e,
-      async handler(req) {
-        const result = await e.handler(req);
-        if (result.status !== 200 || !Array.isArray(result.body) || !wantsHead(req)) return result;
-        const items = result.body as Record<string, unknown>[];
-        const heads = await Promise.all(items.map((item) => (typeof item.id === 'number' ? itemHead(req.ctx, item.id, kind) : null)));
-        return { ...result, body: items.map((item, i) => ({ ...item, seo_head: heads[i]?.html ?? null, seo_head_json: heads[i]?.json ?? null })) };
-      },
-    }));
-  }
-  for (const route of table.filter((r) => r.pattern in ITEM_ROUTES)) {
-    const kind = ITEM_ROUTES[route.pattern];
-    addHeadSchema(route);
-    route.endpoints = route.endpoints.map((e) => (!e.methods.includes('GET') ? e : {
-      ...e,
-      async handler(req) {
-        const result = await e.handler(req);
-        if (result.status !== 200 || !result.body || typeof result.body !== 'object' || !wantsHead(req)) return result;
-        const body = result.body as Record<string, unknown>;
-        const head = await itemHead(req.ctx, Number(body.id), kind);
-        return { ...result, body: { ...body, seo_head: head?.html ?? null, seo_head_json: head?.json ?? null } };
-      },
-    }));
-  }
+export function seoHeadFields(): AdditionalField[] {
+  const appliesTo = (r: RouteRecords) => r.kind !== 'post' || INDEXED_TYPES.includes(r.subtype);
+  const heads = (req: GatewayRequest, records: Record<string, unknown>[], kind: RouteRecords['kind']) =>
+    Promise.all(records.map((item) => (typeof item.id === 'number' ? itemHead(req.ctx, item.id, kind) : null)));
+  return [
+    {
+      name: 'seo_head', appliesTo,
+      schema: { description: 'The SEO head of the public page as HTML.', type: ['string', 'null'], context: ['view', 'edit', 'embed'], readonly: true },
+      values: async (req, records, kind) => (await heads(req, records, kind)).map((h) => h?.html ?? null),
+    },
+    {
+      name: 'seo_head_json', appliesTo,
+      schema: { description: 'The SEO head of the public page as an object.', type: ['object', 'null'], context: ['view', 'edit', 'embed'], readonly: true },
+      values: async (req, records, kind) => (await heads(req, records, kind)).map((h) => h?.json ?? null),
+    },
+  ];
 }
