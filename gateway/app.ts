@@ -21,12 +21,10 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createStorage } from '../src/media/storage.js';
 import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
-import { registerFormServices } from '../src/forms/services.js';
-import { registerSeoIndexing } from '../src/seo/indexables/hooks.js';
-import { registerSeoServices } from '../src/seo/services.js';
-import { createUrlDetailsFetcher, registerUrlDetailsFetcher } from '../src/url-details/service.js';
-import { registerHealthOptions, type HealthOptions } from '../src/site-health/checks.js';
-import { registerContentEvents } from '../src/content/events.js';
+import { seoIndexing } from '../src/seo/indexables/hooks.js';
+import { createUrlDetailsFetcher } from '../src/url-details/service.js';
+import type { HealthOptions } from '../src/site-health/checks.js';
+import { createServices } from '../src/services.js';
 import { createApiDocs } from './openapi/serve.js';
 import { loadPersistedOperations } from './persisted-operations.js';
 import { clientAddress } from '../src/http/client-ip.js';
@@ -80,11 +78,8 @@ export function createApp(config: Config, db: Db) {
     uploadsDir: config.uploadsDir, s3: config.uploadsS3,
     cache: () => (cache ? { capacity: config.cacheEntries, entries: cache.size } : null),
   };
-  // The site-health checks over GraphQL run with the same settings.
-  registerHealthOptions(db, siteHealth);
   // One url-details fetcher (allow-list and cache) for REST and GraphQL.
   const urlDetailsFetcher = createUrlDetailsFetcher({ allowHosts: config.urlDetailsAllowHosts ?? [] });
-  registerUrlDetailsFetcher(db, urlDetailsFetcher);
   const operations = loadOperations(schema, undefined, { validatedFile: VALIDATED_FILE, build: buildStamp() });
   const run = createRunner(schema, operations);
   const table = buildRouteTable({
@@ -96,20 +91,27 @@ export function createApp(config: Config, db: Db) {
     siteHealth,
     seo,
   });
-  // The seo/v1 site features over GraphQL use the same providers, hosts, chunk size and root.
-  registerSeoServices(db, seo);
+  // The app's services (src/services.ts), on its database handle: every context made over it
+  // (REST, GraphQL, a batch's items, the site's pages) reads them from there.
+  db.services = createServices(db, {
+    // The site-health checks and url-details over GraphQL run with the REST routes' settings and fetcher.
+    siteHealth,
+    urlDetails: urlDetailsFetcher,
+    // The seo/v1 site features over GraphQL use the same providers, hosts, chunk size and root.
+    // Deployment B keeps the SEO index: content, term and user writes keep it current.
+    seo: { ...seo, indexing: config.deployment === 'B' },
+    writeHooks: config.deployment === 'B' ? [seoIndexing] : [],
+    // contentChanged subscriptions hear every process's changes (PostgreSQL: on a connection of their own).
+    databaseUrl: config.databaseUrl,
+    forms: {
+      restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
+    },
+  });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
   const media: MediaServices = {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,
   };
-  // seo/v1 (deployment B): content, term and user writes keep the SEO index current.
-  if (config.deployment === 'B') registerSeoIndexing(db);
-  // contentChanged subscriptions hear every process's changes (PostgreSQL: on a connection of their own).
-  registerContentEvents(db, config.databaseUrl);
-  registerFormServices(db, {
-    restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
-  });
   const dispatcher = createDispatcher({ db, run, table, restPrefix: config.restPrefix, siteUrl: config.siteUrl, cache, media });
   /** The OpenAPI document and the reference page, beside the route table (gateway/openapi/). */
   const apiDocs = createApiDocs(table, { siteUrl: config.siteUrl, restPrefix: config.restPrefix, namespaces: namespacesFor(config.deployment), deployment: config.deployment });

@@ -1,7 +1,7 @@
-// The per-request context: who is asking, what they may do, and lazily loaded site settings.
-// A fresh one is made for every request (Pothos caches per context object).
+// The per-request context: who is asking, what they may do, lazily loaded site settings, and the
+// app's services. A fresh one is made for every request (Pothos caches per context object).
 import DataLoader from 'dataloader';
-import type { Db, Prisma } from './db/client.js';
+import type { Db, DbServices, Prisma } from './db/client.js';
 import { capabilitiesOf } from './auth/capabilities.js';
 import { siteSettings, type SiteSettings } from './site/options.js';
 import type { Storage } from './media/storage.js';
@@ -32,6 +32,14 @@ export interface Context {
   offeredPasswords: Map<number, string>;
   /** File storage of the media library (absent in contexts made outside an app, e.g. operator commands). */
   media: MediaServices | null;
+  /**
+   * The app's services (src/services.ts: forms, SEO, url-details, site health, content events,
+   * write hooks), read from the database handle: every context of a request's handle, a batch
+   * item's included, has its app's. Typed through the database layer's declaration, which
+   * src/services.ts fills: importing that file here would close an import cycle (its services
+   * take contexts).
+   */
+  services: DbServices;
   /** A batch loader shared by every field of this request that names the same key. */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V>;
   /** The caller's address and user agent, for the /graphql requests that record them (contact-form feedback). */
@@ -49,6 +57,9 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
   let siteAt = -1;
   const loaders = new Map<string, DataLoader<unknown, unknown>>();
   const viewer = user ? { ...user, caps: capabilitiesOf(user.role) } : null;
+  // Set by createApp; code without an app asks servicesOf (src/services.ts) for the defaults first.
+  const services = db.services;
+  if (!services) throw new Error('the database handle has no services: createApp sets them, servicesOf gives the defaults');
   return {
     db,
     prisma: db.prisma,
@@ -61,6 +72,7 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
     },
     offeredPasswords: new Map(),
     media,
+    services,
     marks: { staleTotal: false },
     loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>) {
       let l = loaders.get(name) as DataLoader<K, V> | undefined;

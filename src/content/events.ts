@@ -65,22 +65,31 @@ interface Hub {
   stop(): void;
 }
 
-const hubs = new WeakMap<Db, Hub>();
-const urls = new WeakMap<Db, string>();
-
-/** Tells the events where `db` lives (PostgreSQL listens on a connection of its own). */
-export function registerContentEvents(db: Db, databaseUrl: string): void {
-  urls.set(db, databaseUrl);
+/**
+ * The events of one app's database, among its services (src/services.ts): one hub per app, started
+ * by its first subscriber and stopped when its last one leaves.
+ */
+export interface ContentEvents {
+  /**
+   * The changes from now on that `accept` lets through, as an async iterator: ends when the
+   * consumer returns (a subscriber leaves); the process stops watching when its last one has left.
+   */
+  subscribe(accept?: (e: ContentEvent) => boolean): AsyncIterableIterator<ContentEvent>;
 }
 
-function hubOf(db: Db): Hub {
-  let hub = hubs.get(db);
-  if (hub) return hub;
-  const listeners = new Set<Listener>();
-  const emit = (e: ContentEvent) => { for (const l of listeners) l(e); };
-  hub = db.provider === 'postgres' ? postgresHub(db, listeners, emit) : sqliteHub(db, listeners, emit);
-  hubs.set(db, hub);
-  return hub;
+/**
+ * The events of `db`. `databaseUrl` is where it lives: PostgreSQL listens on a connection of its
+ * own (null outside an app: a PostgreSQL site's subscribers then hear nothing, and it is logged).
+ */
+export function createContentEvents(db: Db, databaseUrl: string | null): ContentEvents {
+  let hub: Hub | null = null;
+  const hubOf = (): Hub => {
+    if (hub) return hub;
+    const listeners = new Set<Listener>();
+    const emit = (e: ContentEvent) => { for (const l of listeners) l(e); };
+    return (hub = db.provider === 'postgres' ? postgresHub(databaseUrl, listeners, emit) : sqliteHub(db, listeners, emit));
+  };
+  return { subscribe: (accept = () => true) => subscribe(hubOf(), accept) };
 }
 
 function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
@@ -122,11 +131,10 @@ function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
 const require = createRequire(import.meta.url);
 const pgLib = (): typeof pg => require('pg') as typeof pg;
 
-function postgresHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
+function postgresHub(url: string | null, listeners: Set<Listener>, emit: Listener): Hub {
   let client: pg.Client | null = null;
   const connect = () => {
-    const url = urls.get(db);
-    if (!url) { log.error('content events: no database URL registered'); return; }
+    if (!url) { log.error('content events: no database URL given'); return; }
     const c = new (pgLib().Client)({ connectionString: url });
     client = c;
     c.on('notification', (n) => {
@@ -144,12 +152,8 @@ function postgresHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   };
 }
 
-/**
- * The changes from now on that `accept` lets through, as an async iterator: ends when the
- * consumer returns (a subscriber leaves); the process stops watching when its last one has left.
- */
-export function subscribeContentEvents(db: Db, accept: (e: ContentEvent) => boolean = () => true): AsyncIterableIterator<ContentEvent> {
-  const hub = hubOf(db);
+/** A subscriber on `hub` (ContentEvents.subscribe). */
+function subscribe(hub: Hub, accept: (e: ContentEvent) => boolean): AsyncIterableIterator<ContentEvent> {
   const queue: ContentEvent[] = [];
   let waiting: ((r: IteratorResult<ContentEvent>) => void) | null = null;
   let done = false;

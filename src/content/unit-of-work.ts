@@ -35,6 +35,12 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
         termCounts: { value: termCounts },
         // A step's last statement is not the batch's: the batch commits once all have run.
         transactionFinish: { value: () => null },
+        // The steps' contexts get the app's services (the same objects as `base`'s) but no write
+        // hooks: a hook runs once its write's transaction has committed, and a step's writes commit
+        // with the batch's; run inside it, a hook's failed statement would abort the batch's
+        // transaction on PostgreSQL. So a step's writes do not reach deployment B's SEO index;
+        // running the hooks once the batch has committed would.
+        ...(base.services ? { services: { value: { ...base.services, writeHooks: [] } } } : {}),
       });
       // On PostgreSQL's own connection, a step's savepoint is released together with the next
       // step's SAVEPOINT (one message of two statements: one round trip per step fewer), and the

@@ -1,8 +1,8 @@
-// Work that follows a committed write of content, terms or users, registered per database handle
-// by the app (the SEO index in deployment B). Runs after the write's transaction, with the
-// writer's context; reads never call it.
+// Work that follows a committed write of content, terms or users: the app's write hooks, among its
+// services (src/services.ts; the SEO index in deployment B). Runs after the write's transaction,
+// with the writer's context; reads never call it. Code without an app has none, and neither has a
+// batch's step (src/content/unit-of-work.ts says why).
 import type { Context } from '../context.js';
-import type { Db } from '../db/client.js';
 
 export type WriteEvent =
   | { object: 'content'; id: number; action: 'save' | 'trash' | 'delete' }
@@ -11,13 +11,6 @@ export type WriteEvent =
 
 export type WriteHook = (ctx: Context, event: WriteEvent) => Promise<void>;
 
-const hooks = new WeakMap<Db, WriteHook[]>();
-
-export function registerWriteHook(db: Db, hook: WriteHook): void {
-  const list = hooks.get(db) ?? [];
-  if (!list.includes(hook)) hooks.set(db, [...list, hook]);
-}
-
 export async function afterWrite(ctx: Context, event: WriteEvent): Promise<void> {
-  for (const hook of hooks.get(ctx.db) ?? []) await hook(ctx, event);
+  for (const hook of ctx.services.writeHooks) await hook(ctx, event);
 }

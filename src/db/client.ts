@@ -78,8 +78,21 @@ export interface Db {
    * its creates, sent when the batch's transaction ends (src/content/term-counts.ts).
    */
   termCounts?: DeferredTermCounts;
+  /**
+   * The services of the app serving this database (src/services.ts), set once by createApp, or by
+   * servicesOf for code outside an app. A property of the handle rather than a registry keyed by
+   * it, so that a handle derived from this one with Object.create inherits them (a batch's, which
+   * sets its own copy without the write hooks: src/content/unit-of-work.ts).
+   */
+  services?: DbServices;
   close(): Promise<void>;
 }
+
+/**
+ * What `Db.services` holds. Empty here on purpose: this layer may not import the domain, so the
+ * domain declares the members itself (src/services.ts, by declaration merging).
+ */
+export interface DbServices {}
 
 /**
  * What the database layer's helpers need of a request: its handle, and the client it reads

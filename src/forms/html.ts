@@ -7,7 +7,6 @@ import type { Context } from '../context.js';
 import { escHtml } from '../content/escape.js';
 import { scanTemplate, option, optionAll, hasFlag, isRequired, type FormTag } from './parser.js';
 import { loadForm, type ContactFormRecord } from './store.js';
-import { formServices } from './services.js';
 import { pickQuestion } from './quiz.js';
 import { fileAccept, lengthLimits } from './rules.js';
 
@@ -137,7 +136,7 @@ function renderTag(tag: FormTag, q: { siteKey: string; formHash: string }): stri
 /** The markup of a loaded form. */
 export async function renderFormRecord(ctx: Context, form: ContactFormRecord, opts: RenderOptions = {}): Promise<string> {
   const site = await ctx.site();
-  const services = formServices(ctx.db);
+  const services = ctx.services.forms;
   const containerPost = Math.max(0, Math.trunc(opts.containerPost ?? 0));
   const ordinal = Math.max(1, Math.trunc(opts.ordinal ?? 1));
   const tag = unitTag(form.id, containerPost, ordinal);

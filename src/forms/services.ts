@@ -1,11 +1,11 @@
 // What the forms need from the running service besides the database: where the REST API lives
 // (the HTML form posts there), the mail transport, where submitted files are kept and the spam
-// limits. Registered per database handle by the app, so two apps in one process (tests) keep
-// their own; code without an app (operator commands) gets the defaults.
+// limits. One per app, among its services (src/services.ts), so two apps in one process (tests)
+// keep their own; code without an app (operator commands) gets the defaults.
 import { join, resolve } from 'node:path';
-import type { Db } from '../db/client.js';
 
-export interface FormServices {
+/** How the app sets the forms up (the defaults below stand for what it leaves out). */
+export interface FormSettings {
   /** API root with a trailing slash (`https://site/wp-json/`); the HTML form posts under it. */
   restRoot: string | null;
   /** `smtp://user:pass@host:port` (or `smtps://`); null: mail is not configured and fails. */
@@ -19,9 +19,17 @@ export interface FormServices {
   honeypot: string;
 }
 
+export interface FormServices extends FormSettings {
+  /**
+   * Per form and address (`formId|ip`): times of recent submissions that reached the spam check.
+   * Kept with the rest, so the limit counts what this app accepted.
+   */
+  recentSubmissions: Map<string, number[]>;
+}
+
 export const HONEYPOT_FIELD = '_wpcf7_hp';
 
-export const defaultFormServices = (): FormServices => ({
+export const defaultFormSettings = (): FormSettings => ({
   restRoot: null,
   smtpUrl: null,
   privateDir: resolve(join('./data/uploads', 'private', 'forms')),
@@ -30,16 +38,7 @@ export const defaultFormServices = (): FormServices => ({
   honeypot: HONEYPOT_FIELD,
 });
 
-const registered = new WeakMap<Db, FormServices>();
-
-export function registerFormServices(db: Db, services: Partial<FormServices>): FormServices {
-  const s = { ...defaultFormServices(), ...services };
-  registered.set(db, s);
-  return s;
-}
-
-export function formServices(db: Db): FormServices {
-  let s = registered.get(db);
-  if (!s) registered.set(db, (s = defaultFormServices()));
-  return s;
+/** The forms' services: the defaults, with what the app sets over them, and a rate-limit memory of their own. */
+export function createFormServices(settings: Partial<FormSettings> = {}): FormServices {
+  return { ...defaultFormSettings(), ...settings, recentSubmissions: new Map() };
 }

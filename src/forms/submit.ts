@@ -14,7 +14,7 @@ import { passes, tagRules, type PostedFile } from './rules.js';
 import { pickQuestion, quizPasses } from './quiz.js';
 import { composeMail, sendMail, type MailFile, type TagValues } from './mail.js';
 import { loadForm, siteInfo, type ContactFormRecord } from './store.js';
-import { formServices, type FormServices } from './services.js';
+import type { FormServices } from './services.js';
 
 export interface UploadedFile extends PostedFile {
   /** The form field it was posted under. */
@@ -60,13 +60,9 @@ export function stripMarkup(s: string): string {
   return s.replace(/\0/g, '').replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '').replace(/<\/?[A-Za-z!?][^>]*>?/g, '');
 }
 
-// Per form and address: times of recent submissions that reached the spam check.
-const recent = new WeakMap<FormServices, Map<string, number[]>>();
-
 function overRateLimit(s: FormServices, formId: number, ip: string): boolean {
   if (s.rateLimit <= 0) return false;
-  let m = recent.get(s);
-  if (!m) recent.set(s, (m = new Map()));
+  const m = s.recentSubmissions;
   const now = Date.now();
   const key = `${formId}|${ip}`;
   const times = (m.get(key) ?? []).filter((t) => now - t < s.rateWindowMs);
@@ -142,7 +138,7 @@ export async function submitFeedback(ctx: Context, formId: number, input: Feedba
   }
   if (tags.some((t) => t.basetype === 'acceptance' && !accepted(t, posted.get(t.name)))) return answer('acceptance_missing', 'accept_terms', '');
 
-  const services = formServices(ctx.db);
+  const services = ctx.services.forms;
   const honeypot = input.fields[services.honeypot];
   const spam = input.userAgent.length < 2
     || (honeypot !== undefined && String(honeypot) !== '')

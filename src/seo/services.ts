@@ -1,9 +1,9 @@
 // What the seo/v1 site features need from the running service besides the database: the
 // external providers, the hosts server-side fetches may reach on private addresses, the import
-// chunk size and the REST root (import and OAuth addresses point there). Registered per database
-// handle by the app, so REST and GraphQL of one app share them and two apps in one process
-// (tests) keep their own; code without an app gets providers that are not configured.
-import type { Db } from '../db/client.js';
+// chunk size, the REST root (import and OAuth addresses point there), and whether the SEO index is
+// kept at all. One per app, among its services (src/services.ts), so REST and GraphQL of one app
+// share them and two apps in one process (tests) keep their own; code without an app gets
+// providers that are not configured.
 import { createProviders, type ProviderSettings, type SeoProviders } from './providers/index.js';
 
 export interface SeoServices {
@@ -14,15 +14,19 @@ export interface SeoServices {
   importChunkSize: number;
   /** API root with a trailing slash (`https://site/wp-json/`). */
   restRoot: string;
+  /**
+   * Deployment B: the SEO index is kept current on writes (src/seo/indexables/hooks.ts, one of the
+   * app's write hooks), and the seo/v1 features and the items' heads are served.
+   */
+  indexing: boolean;
 }
 
 export interface SeoServiceSettings {
   providers?: ProviderSettings;
   importChunkSize?: number;
   restRoot?: string;
+  indexing?: boolean;
 }
-
-const registered = new WeakMap<Db, SeoServices>();
 
 export function makeSeoServices(o: SeoServiceSettings): SeoServices {
   return {
@@ -30,17 +34,6 @@ export function makeSeoServices(o: SeoServiceSettings): SeoServices {
     allowHosts: o.providers?.allowHosts ?? [],
     importChunkSize: o.importChunkSize ?? 50,
     restRoot: o.restRoot ?? '/',
+    indexing: o.indexing ?? false,
   };
-}
-
-export function registerSeoServices(db: Db, o: SeoServiceSettings): SeoServices {
-  const s = makeSeoServices(o);
-  registered.set(db, s);
-  return s;
-}
-
-export function seoServices(db: Db): SeoServices {
-  let s = registered.get(db);
-  if (!s) registered.set(db, (s = makeSeoServices({})));
-  return s;
 }

@@ -297,14 +297,12 @@ export function requireManageOptions(ctx: Context): void {
   if (!ctx.viewer || !ctx.can('manage_options')) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
 }
 
-const registeredOptions = new WeakMap<Db, HealthOptions>();
-
-/** The app's settings of the checks, so that GraphQL runs them as the REST routes do. */
-export function registerHealthOptions(db: Db, o: HealthOptions): void { registeredOptions.set(db, o); }
-
-/** The settings registered for this database; without them the checks are not served (rest_no_route, as REST). */
-export function healthOptions(db: Db): HealthOptions {
-  const o = registeredOptions.get(db);
+/**
+ * The app's settings of the checks (among its services), so that GraphQL runs them as the REST
+ * routes do; without them (code outside an app) the checks are not served (rest_no_route, as REST).
+ */
+export function healthOptions(ctx: Context): HealthOptions {
+  const o = ctx.services.siteHealth;
   if (!o) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
   return o;
 }

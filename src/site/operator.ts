@@ -3,11 +3,14 @@
 // the operator's rights (an administrator's capabilities, no account of its own).
 import type { Db } from '../db/client.js';
 import { createContext, type Context } from '../context.js';
+import { servicesOf } from '../services.js';
 import { randomPassword } from '../auth/passwords.js';
 import { createUserRecord } from '../users/service.js';
 import { issueApplicationPassword } from '../users/application-passwords.js';
 
+/** The operator's context. A command has no app: its handle gets the defaults (no write hooks among them) unless an app's are set. */
 function operator(db: Db): Context {
+  servicesOf(db);
   return createContext(db, { id: 0, login: '', role: 'administrator' });
 }
 

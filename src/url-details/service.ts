@@ -5,7 +5,6 @@
 import { guardedFetch, GuardedFetchError, type GuardedFetchOptions } from '../http/guarded-client.js';
 import { authStatus, restError } from '../errors.js';
 import type { Context } from '../context.js';
-import type { Db } from '../db/client.js';
 import { readUrlDetails, type UrlDetails } from './details.js';
 import { createTtlCache } from '../http/ttl-cache.js';
 
@@ -59,17 +58,6 @@ async function fetchPage(url: string, o: UrlDetailsOptions): Promise<{ text: str
   return { text: res.text, url: res.url };
 }
 
-const registeredFetchers = new WeakMap<Db, UrlDetailsFetcher>();
-
-/** The app's fetcher (its allow-list and cache), so that GraphQL previews links as the REST route does. */
-export function registerUrlDetailsFetcher(db: Db, fetcher: UrlDetailsFetcher): void { registeredFetchers.set(db, fetcher); }
-
-export function urlDetailsFetcher(db: Db): UrlDetailsFetcher {
-  let f = registeredFetchers.get(db);
-  if (!f) registeredFetchers.set(db, (f = createUrlDetailsFetcher()));
-  return f;
-}
-
 /** WordPress validates the URL with wp_http_validate_url: an absolute http(s) URL with a host and no credentials. */
 export function checkDetailsUrl(raw: string): void {
   let url: URL | null = null;
@@ -79,8 +67,12 @@ export function checkDetailsUrl(raw: string): void {
   }
 }
 
-/** GET block-editor/v1/url-details: the URL's validation first, then the right (edit_posts), then the fetch. */
-export async function urlDetails(ctx: Context, url: string, fetcher: UrlDetailsFetcher = urlDetailsFetcher(ctx.db)): Promise<UrlDetails> {
+/**
+ * GET block-editor/v1/url-details: the URL's validation first, then the right (edit_posts), then the
+ * fetch. By default through the app's fetcher (its allow-list and cache, among its services), so
+ * GraphQL previews links as the REST route does.
+ */
+export async function urlDetails(ctx: Context, url: string, fetcher: UrlDetailsFetcher = ctx.services.urlDetails): Promise<UrlDetails> {
   checkDetailsUrl(url);
   if (!ctx.can('edit_posts')) throw restError('rest_cannot_view_url_details', 'Sorry, you are not allowed to process remote URLs.', authStatus(!!ctx.viewer));
   return fetcher.details(url);

@@ -2,7 +2,6 @@
 // validation, permission check and output check as the REST routes, with their error codes.
 import { builder } from '../builder.js';
 import { namespacesFor } from '../../config.js';
-import { seoEnabled } from '../../seo/indexables/hooks.js';
 import {
   executeAbility, getAbility, listAbilities, requireAbilityRead, type Ability,
 } from '../../abilities/index.js';
@@ -55,7 +54,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, a, ctx) => executeAbility(ctx, getAbility(a.name), a.input ?? undefined, {
       fromQuery: false,
-      env: { namespaces: namespacesFor(seoEnabled(ctx.db) ? 'B' : 'A') },
+      env: { namespaces: namespacesFor(ctx.services.seo.indexing ? 'B' : 'A') },
     }),
   }),
 }));

@@ -124,12 +124,12 @@ builder.queryFields((t) => ({
     args: { test: t.arg({ type: SiteHealthTest, required: true, description: 'The test to run.' }) },
     resolve: (_r, a, ctx) => {
       requireManageOptions(ctx);
-      return HEALTH_TESTS[a.test](ctx.db, healthOptions(ctx.db));
+      return HEALTH_TESTS[a.test](ctx.db, healthOptions(ctx));
     },
   }),
   siteHealthDirectorySizes: t.field({
     type: 'JSON',
     description: 'The sizes of the uploads, the database and their total, as GET site-health/v1/directory-sizes (`{uploads_size, database_size, total_size}`, each `{size, debug, raw}`; manage_options).',
-    resolve: (_r, _a, ctx) => { requireManageOptions(ctx); return directorySizes(ctx.db, healthOptions(ctx.db)); },
+    resolve: (_r, _a, ctx) => { requireManageOptions(ctx); return directorySizes(ctx.db, healthOptions(ctx)); },
   }),
 }));

@@ -5,7 +5,7 @@ import { builder } from '../builder.js';
 import { PostRef } from '../posts/types.js';
 import { PageRef } from '../pages/types.js';
 import { MediaRef } from '../media/index.js';
-import { subscribeContentEvents, type ContentAction, type ContentEvent } from '../../content/events.js';
+import type { ContentAction, ContentEvent } from '../../content/events.js';
 import { canReadContent } from '../../auth/content-permissions.js';
 import { contentTypeOf } from '../../resources/content-types.js';
 import { readableRows } from '../../content/service.js';
@@ -60,6 +60,6 @@ builder.subscriptionType({ description: 'Changes as they happen (server-sent eve
 builder.subscriptionField('contentChanged', (t) => t.field({
   type: ContentChange,
   description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process.',
-  subscribe: (_root, _args, ctx) => subscribeContentEvents(ctx.db, (e) => mayHear(ctx, e)),
+  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => mayHear(ctx, e)),
   resolve: (e) => e,
 }));

@@ -1,9 +1,9 @@
 // Deployment B keeps the SEO index current on every committed write: a saved post or page gets its
 // row refreshed (and its links re-read once link indexing has covered it), a deleted one loses it,
-// and terms and authors follow their records.
+// and terms and authors follow their records. The app puts `seoIndexing` among its write hooks in
+// that deployment (gateway/app.ts).
 import type { Context } from '../../context.js';
-import type { Db } from '../../db/client.js';
-import { registerWriteHook, type WriteEvent } from '../../content/write-hooks.js';
+import type { WriteEvent, WriteHook } from '../../content/write-hooks.js';
 import { refreshContentIndexable, refreshTermIndexable, refreshUserIndexable } from './build.js';
 import { recountIncoming, storeLinks } from './indexing.js';
 import { log } from '../../log.js';
@@ -39,15 +39,9 @@ async function onWrite(ctx: Context, e: WriteEvent): Promise<void> {
   }
 }
 
-const enabled = new WeakSet<Db>();
-
-/** Deployment B: the SEO index is kept, and heads are served, for this database. */
-export function registerSeoIndexing(db: Db): void {
-  if (enabled.has(db)) return;
-  enabled.add(db);
-  // The write has committed: a failure here leaves one row stale (the next save or a rebuild mends
-  // it) and must not turn the caller's successful write into an error.
-  registerWriteHook(db, (ctx, e) => onWrite(ctx, e).catch((err) => log.error({ err, object: e.object, id: e.id, action: e.action }, 'seo index update after a write failed')));
-}
-
-export const seoEnabled = (db: Db) => enabled.has(db);
+/**
+ * The write hook of deployment B. The write has committed: a failure here leaves one row stale (the
+ * next save or a rebuild mends it) and must not turn the caller's successful write into an error.
+ */
+export const seoIndexing: WriteHook = (ctx, e) =>
+  onWrite(ctx, e).catch((err) => log.error({ err, object: e.object, id: e.id, action: e.action }, 'seo index update after a write failed'));

@@ -6,12 +6,11 @@ import { contentRef } from '../../content/registered.js';
 import { POST_LIKE_TYPES } from '../../../resources/content-types.js';
 import { createContext, type Context } from '../../../context.js';
 import { buildHead, type Head } from '../../../seo/head/head.js';
-import { seoEnabled } from '../../../seo/indexables/hooks.js';
 
 /** One head per object and request, whichever of the two fields asks first. */
 export function itemHead(ctx: Context, id: number, kind: 'post' | 'term' | 'user' = 'post'): Promise<Head | null> {
   return ctx.loader<string, Head | null>('seoHead', (keys) => Promise.all(keys.map(async (key) => {
-    if (!seoEnabled(ctx.db)) return null;
+    if (!ctx.services.seo.indexing) return null;
     const [k, i] = key.split(':');
     // As an anonymous reader sees the page, whoever asks.
     const head = await buildHead(createContext(ctx.db, null, ctx.media), { kind: k as 'post' | 'term' | 'user', id: Number(i) });

@@ -4,7 +4,6 @@ import { builder } from '../../builder.js';
 import { restError } from '../../../errors.js';
 import type { Context } from '../../../context.js';
 import { itemSettings, updateItemSettings, type ItemSettings } from '../../../seo/indexables/settings.js';
-import { seoEnabled } from '../../../seo/indexables/hooks.js';
 
 const SeoItemSettingsRef = builder.objectRef<ItemSettings>('SeoItemSettings').implement({
   description: 'The SEO settings of a post or page, kept on its SEO index row.',
@@ -35,7 +34,7 @@ const SeoItemSettingsInput = builder.inputType('SeoItemSettingsInput', {
 
 /** Deployment A keeps no SEO index: the fields answer as an unknown route would. */
 function requireSeo(ctx: Context): void {
-  if (!seoEnabled(ctx.db)) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+  if (!ctx.services.seo.indexing) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 }
 
 const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);

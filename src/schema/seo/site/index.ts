@@ -6,7 +6,6 @@
 import { builder } from '../../builder.js';
 import { restError } from '../../../errors.js';
 import type { Context } from '../../../context.js';
-import { seoEnabled } from '../../../seo/indexables/hooks.js';
 import {
   configurationState, dismissAlert, dismissNewContentType, getWorkouts, saveConfigurationState, saveSiteRepresentation,
   saveSocialProfiles, saveWorkouts, setIntegrationActive, setIntroductionSeen, setTracking, videoEmbedPermission,
@@ -14,7 +13,7 @@ import {
 
 /** Deployment A keeps no SEO settings: every seo field refuses as an unknown REST route would. */
 export function requireSeo(ctx: Context): void {
-  if (!seoEnabled(ctx.db)) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+  if (!ctx.services.seo.indexing) throw restError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 }
 
 interface Answer { success: boolean; status: number; message?: unknown; error?: unknown; failures?: unknown }

@@ -1,16 +1,15 @@
 // The remaining seo/v1 site routes over GraphQL (deployment B): file sizes, custom-field search,
 // the capability check of the configuration workflow, the content importer and the external
 // keyphrase providers. Each field runs what its REST route runs (src/seo/site, src/seo/import,
-// src/seo/providers) with the providers, hosts and chunk size the app registered for REST
-// (src/seo/services.ts), so rights, validation and error codes are the same. In deployment A
-// every field refuses as an unknown REST route would (rest_no_route, 404).
+// src/seo/providers) with the providers, hosts and chunk size the app gave its REST routes (its
+// SEO services, src/seo/services.ts), so rights, validation and error codes are the same. In
+// deployment A every field refuses as an unknown REST route would (rest_no_route, 404).
 import { builder } from '../../builder.js';
 import { ResultRef, requireSeo } from './index.js';
 import { checkCapability, requireCap, searchPostMeta } from '../../../seo/site/service.js';
 import { fileSize, type FileSizeAnswer } from '../../../seo/site/file-size.js';
 import { importAnswer, runImport, type ImportAnswer } from '../../../seo/import/service.js';
 import { keyphrasesToTrack, keyphraseToUntrack } from '../../../seo/providers/index.js';
-import { seoServices } from '../../../seo/services.js';
 
 const FileSizeRef = builder.objectRef<FileSizeAnswer>('SeoFileSize').implement({
   description: 'The size of a file by its URL, as GET seo/v1/file_size answers it (`{type, size_in_bytes}` or `{type, response}`).',
@@ -61,7 +60,7 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'manage_options');
-      return fileSize(a.url, { storage: ctx.media?.storage ?? null, allowHosts: seoServices(ctx.db).allowHosts });
+      return fileSize(a.url, { storage: ctx.media?.storage ?? null, allowHosts: ctx.services.seo.allowHosts });
     },
   }),
   seoMetaSearch: t.field({
@@ -93,7 +92,7 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'edit_posts');
-      return seoServices(ctx.db).providers.keyphrase.related(ctx, a.keyphrase, a.countryCode);
+      return ctx.services.seo.providers.keyphrase.related(ctx, a.keyphrase, a.countryCode);
     },
   }),
   seoRankTrackerAuthorizationUrl: t.field({
@@ -102,19 +101,19 @@ builder.queryFields((t) => ({
     resolve: (_r, _a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'manage_options');
-      const s = seoServices(ctx.db);
+      const s = ctx.services.seo;
       return s.providers.rankTracker.authorizationUrl(`${s.restRoot}seo/v1/rank-tracker/authenticate`);
     },
   }),
   seoRankTrackerLimit: t.field({
     type: 'JSON',
     description: `The rank tracker account's usage and limit, as GET seo/v1/rank-tracker/account/limit: ${PROVIDER_BODY} with \`usage\` and \`limit\` (edit_posts; deployment B).`,
-    resolve: (_r, _a, ctx) => { requireSeo(ctx); requireCap(ctx, 'edit_posts'); return seoServices(ctx.db).providers.rankTracker.limit(ctx); },
+    resolve: (_r, _a, ctx) => { requireSeo(ctx); requireCap(ctx, 'edit_posts'); return ctx.services.seo.providers.rankTracker.limit(ctx); },
   }),
   seoRankTrackerUpgradeCampaign: t.field({
     type: 'JSON',
     description: `The rank tracker's upgrade offer, as GET seo/v1/rank-tracker/account/upgrade-campaign: ${PROVIDER_BODY} with the provider's \`campaign\` (edit_posts; deployment B).`,
-    resolve: (_r, _a, ctx) => { requireSeo(ctx); requireCap(ctx, 'edit_posts'); return seoServices(ctx.db).providers.rankTracker.upgradeCampaign(ctx); },
+    resolve: (_r, _a, ctx) => { requireSeo(ctx); requireCap(ctx, 'edit_posts'); return ctx.services.seo.providers.rankTracker.upgradeCampaign(ctx); },
   }),
 }));
 
@@ -129,7 +128,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, a, ctx) => {
       requireSeo(ctx);
-      const s = seoServices(ctx.db);
+      const s = ctx.services.seo;
       const p = await runImport(ctx, a.plugin, a.type, a.document ? a.document : null, s.importChunkSize);
       return importAnswer(p, s.restRoot, a.plugin, a.type);
     },
@@ -138,13 +137,13 @@ builder.mutationFields((t) => ({
     type: 'JSON',
     description: `Trades the keyphrase provider's authorization code for tokens kept for the site, as POST seo/v1/keyphrase-provider-a/authenticate: ${PROVIDER_BODY} with \`tokens\` (manage_options; a code the provider refuses is 400 seo_provider_error; deployment B).`,
     args: { code: t.arg.string({ required: true, description: 'The authorization code the provider gave.' }) },
-    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return seoServices(ctx.db).providers.keyphrase.authenticate(ctx, a.code); },
+    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return ctx.services.seo.providers.keyphrase.authenticate(ctx, a.code); },
   }),
   setSeoKeyphraseCountryCode: t.field({
     type: 'JSON',
     description: `Stores the keyphrase provider's default country database, as POST seo/v1/keyphrase-provider-a/country_code: ${PROVIDER_BODY} with \`country_code\` (manage_options; not two letters is 400 rest_invalid_param; deployment B).`,
     args: { countryCode: t.arg.string({ required: true, description: 'The country database to use by default (two letters).' }) },
-    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return seoServices(ctx.db).providers.keyphrase.setCountryCode(ctx, a.countryCode); },
+    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return ctx.services.seo.providers.keyphrase.setCountryCode(ctx, a.countryCode); },
   }),
   authenticateSeoRankTracker: t.field({
     type: 'JSON',
@@ -153,7 +152,7 @@ builder.mutationFields((t) => ({
       code: t.arg.string({ required: true, description: 'The authorization code the rank tracker gave.' }),
       websiteId: t.arg.string({ required: true, description: 'The rank tracker\'s id of this site.' }),
     },
-    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return seoServices(ctx.db).providers.rankTracker.authenticate(ctx, a.code, a.websiteId); },
+    resolve: (_r, a, ctx) => { requireSeo(ctx); requireCap(ctx, 'manage_options'); return ctx.services.seo.providers.rankTracker.authenticate(ctx, a.code, a.websiteId); },
   }),
   trackSeoKeyphrases: t.field({
     type: 'JSON',
@@ -162,7 +161,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'edit_posts');
-      return seoServices(ctx.db).providers.rankTracker.track(ctx, keyphrasesToTrack(a.keyphrases));
+      return ctx.services.seo.providers.rankTracker.track(ctx, keyphrasesToTrack(a.keyphrases));
     },
   }),
   seoRankTrackerKeyphrases: t.field({
@@ -176,7 +175,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'edit_posts');
-      return seoServices(ctx.db).providers.rankTracker.keyphrases(ctx, {
+      return ctx.services.seo.providers.rankTracker.keyphrases(ctx, {
         keyphrases: a.keyphrases ?? undefined, permalink: a.permalink ?? undefined, startAt: a.startAt ?? undefined,
       });
     },
@@ -188,7 +187,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       requireCap(ctx, 'edit_posts');
-      return seoServices(ctx.db).providers.rankTracker.untrack(ctx, keyphraseToUntrack(a.keyphrase));
+      return ctx.services.seo.providers.rankTracker.untrack(ctx, keyphraseToUntrack(a.keyphrase));
     },
   }),
 }));
