@@ -13,18 +13,24 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 
 export type Supports = 'title' | 'editor' | 'excerpt' | 'thumbnail' | 'revisions' | 'autosave' | 'author' | 'page-attributes' | 'custom-fields' | 'comments';
 
-export interface ContentTypeConfig {
-  /** Plural label (core/v2/types `name`). */
+/** What a type and a taxonomy both declare: labels, names, tree or not, permalink base. */
+interface RegisteredConfig {
+  /** Plural label (the `name` of its types/taxonomies record). */
   label: string;
   singularLabel: string;
   description?: string;
-  /** REST collection base under core/v2 (default: the type's name). */
+  /** REST collection base under core/v2 (default: the entry's name). */
   restBase?: string;
   /** GraphQL object type name and list field (default: PascalCase of the name, and the REST base camelCased). */
   graphqlSingleName?: string;
   graphqlPluralName?: string;
-  /** Items have a parent of the same type (pages-like). */
+  /** Items (or terms) have a parent of their own kind. */
   hierarchical?: boolean;
+  /** First path segment of its addresses, `/{base}/{slug}/` (default: a type's REST base, a taxonomy's name). */
+  permalinkBase?: string;
+}
+
+export interface ContentTypeConfig extends RegisteredConfig {
   supports?: Supports[];
   /** Taxonomies of this model or built-in ones (category, post_tag) its items carry. */
   taxonomies?: string[];
@@ -32,23 +38,12 @@ export interface ContentTypeConfig {
   capabilityType?: 'post' | 'page';
   /** Shown to anonymous readers and on the site's pages (default true). */
   public?: boolean;
-  /** First path segment of its permalinks, `/{base}/{slug}/` (default: the REST base). */
-  permalinkBase?: string;
   menuIcon?: string;
 }
 
-export interface TaxonomyConfig {
-  label: string;
-  singularLabel: string;
-  description?: string;
-  restBase?: string;
-  graphqlSingleName?: string;
-  graphqlPluralName?: string;
-  hierarchical?: boolean;
+export interface TaxonomyConfig extends RegisteredConfig {
   /** The content types whose items carry its terms. */
   types: string[];
-  /** First path segment of its archive links, `/{base}/{slug}/` (default: the taxonomy's name). */
-  permalinkBase?: string;
 }
 
 export interface FieldConfig {
