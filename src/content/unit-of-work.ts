@@ -5,6 +5,9 @@ import type { Db } from '../db/client.js';
 import { txStatements } from '../db/sql.js';
 import { DeferredTermCounts } from '../db/deferred-term-counts.js';
 import { addToTermCounts } from './term-counts.js';
+import { createContext, type Context } from '../context.js';
+import type { WriteEvent, WriteHook } from './write-hooks.js';
+import { log } from '../log.js';
 
 /** A step: a failure known before it runs (nothing is written for it), or work on the batch's database. */
 export type Step<T> = { failed: T } | ((db: Db) => Promise<{ value: T; ok: boolean }>);
@@ -25,6 +28,11 @@ const ROLLBACK = Symbol('rollback');
 export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boolean): Promise<{ results: T[]; rolledBack: boolean }> {
   const results: T[] = [];
   let rolledBack = false;
+  // Write events of the steps, by step; a step whose writes were rolled back loses its events.
+  const events: { step: number; ctx: Context; event: WriteEvent }[] = [];
+  const undone = new Set<number>();
+  let current = -1;
+  const noteEvent: WriteHook = async (ctx, event) => { events.push({ step: current, ctx, event }); };
   try {
     await base.prisma.$transaction(async (tx) => {
       const statements = txStatements(tx, base);
@@ -35,12 +43,12 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
         termCounts: { value: termCounts },
         // A step's last statement is not the batch's: the batch commits once all have run.
         transactionFinish: { value: () => null },
-        // The steps' contexts get the app's services (the same objects as `base`'s) but no write
-        // hooks: a hook runs once its write's transaction has committed, and a step's writes commit
-        // with the batch's; run inside it, a hook's failed statement would abort the batch's
-        // transaction on PostgreSQL. So a step's writes do not reach deployment B's SEO index;
-        // running the hooks once the batch has committed would.
-        ...(base.services ? { services: { value: { ...base.services, writeHooks: [] } } } : {}),
+        // The steps' contexts get the app's services (the same objects as `base`'s), but their
+        // write hooks only note the event: a hook runs once its write's transaction has committed,
+        // and a step's writes commit with the batch's (run inside it, a hook's failed statement
+        // would abort the batch's transaction on PostgreSQL). The noted events of the steps that
+        // kept their writes run the app's hooks after the commit, below.
+        ...(base.services ? { services: { value: { ...base.services, writeHooks: [noteEvent] } } } : {}),
       });
       // On PostgreSQL's own connection, a step's savepoint is released together with the next
       // step's SAVEPOINT (one message of two statements: one round trip per step fewer), and the
@@ -48,6 +56,7 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
       const joinRelease = base.transactionStatement?.() != null;
       let unreleased = false;
       for (const step of steps) {
+        current++;
         if (typeof step !== 'function') {
           results.push(step.failed);
           if (atomic) throw ROLLBACK;
@@ -67,6 +76,7 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
         if (!ok) {
           await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
           termCounts.undo(counted);
+          undone.add(current);
         }
         if (joinRelease) unreleased = true;
         else await statements.execute('RELEASE SAVEPOINT batch_item');
@@ -79,6 +89,18 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
   } catch (err) {
     if (err !== ROLLBACK) throw err;
     rolledBack = true;
+  }
+  // The batch committed: the app's write hooks hear what its steps kept, in order, each with a
+  // context on the app's handle (the steps' handle belonged to the finished transaction). As after
+  // a single write, the write stands whatever a hook does; a failing hook is logged.
+  if (!rolledBack && base.services) {
+    for (const e of events) {
+      if (undone.has(e.step)) continue;
+      const ctx = createContext(base, e.ctx.viewer, e.ctx.media);
+      for (const hook of base.services.writeHooks) {
+        try { await hook(ctx, e.event); } catch (err) { log.error({ err, event: e.event }, 'a write hook failed after a batch'); }
+      }
+    }
   }
   return { results, rolledBack };
 }

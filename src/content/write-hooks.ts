@@ -1,7 +1,8 @@
 // Work that follows a committed write of content, terms or users: the app's write hooks, among its
 // services (src/services.ts; the SEO index in deployment B). Runs after the write's transaction,
-// with the writer's context; reads never call it. Code without an app has none, and neither has a
-// batch's step (src/content/unit-of-work.ts says why).
+// with the writer's context; reads never call it. Code without an app has none. A batch's steps
+// run them once the batch has committed, for the steps that kept their writes
+// (src/content/unit-of-work.ts).
 import type { Context } from '../context.js';
 
 export type WriteEvent =

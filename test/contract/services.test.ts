@@ -1,11 +1,12 @@
 // The services of an app (src/services.ts): made once by createApp and kept on its database handle,
-// read by every context made over it, inherited by a batch's handle without the write hooks, and
+// read by every context made over it, inherited by a batch's handle (its write hooks run after the commit), and
 // the defaults for a handle no app set up. Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../helpers/app.js';
 import { createContext } from '../../src/context.js';
 import { servicesOf } from '../../src/services.js';
 import { runUnitOfWork } from '../../src/content/unit-of-work.js';
+import { afterWrite } from '../../src/content/write-hooks.js';
 import { seoIndexing } from '../../src/seo/indexables/hooks.js';
 import type { Db } from '../../src/db/client.js';
 
@@ -33,14 +34,36 @@ describe('the services of an app', () => {
     expect(sb.writeHooks).toEqual([seoIndexing]);
   });
 
-  it('reach a batch\'s steps, the same objects but without the write hooks', async () => {
+  it('run the write hooks of a batch\'s steps after the commit, for the steps that kept their writes', async () => {
+    const heard: string[] = [];
+    // A handle like a's with a hook of this test's.
+    const db: Db = Object.create(a.db, {
+      services: { value: { ...a.db.services!, writeHooks: [async (ctx: { db: Db }, e: { id: number }) => { heard.push(`${e.id} on ${ctx.db === db ? 'the app handle' : 'another handle'}`); }] } },
+    });
+    const step = (id: number, ok: boolean) => async (stepDb: Db) => {
+      await afterWrite(createContext(stepDb, null), { object: 'content', id, action: 'save' });
+      // Nothing is heard while the batch's transaction is open.
+      expect(heard).toEqual([]);
+      return { value: id, ok };
+    };
+    await runUnitOfWork(db, [step(1, true), step(2, false), step(3, true)], false);
+    expect(heard).toEqual(['1 on the app handle', '3 on the app handle']);
+    heard.length = 0;
+    const atomic = await runUnitOfWork(db, [step(4, true), step(5, false)], true);
+    expect(atomic.rolledBack).toBe(true);
+    expect(heard).toEqual([]);
+  });
+
+  it('reach a batch\'s steps, the same objects, with write hooks that wait for the commit', async () => {
     const base = b.db.services!;
     const seen: Db[] = [];
     const { results } = await runUnitOfWork(b.db, [async (db) => { seen.push(db); return { value: createContext(db, null).services, ok: true }; }], false);
     expect(seen[0]).not.toBe(b.db);
     const step = results[0];
     for (const key of ['forms', 'seo', 'urlDetails', 'siteHealth', 'contentEvents'] as const) expect(step[key]).toBe(base[key]);
-    expect(step.writeHooks).toEqual([]);
+    // The step's hooks only note events (run after the commit, src/content/unit-of-work.ts).
+    expect(step.writeHooks).toHaveLength(1);
+    expect(step.writeHooks[0]).not.toBe(seoIndexing);
     // The app's own list is untouched.
     expect(base.writeHooks).toEqual([seoIndexing]);
   });
