@@ -48,7 +48,7 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
         // and a step's writes commit with the batch's (run inside it, a hook's failed statement
         // would abort the batch's transaction on PostgreSQL). The noted events of the steps that
         // kept their writes run the app's hooks after the commit, below.
-        ...(base.services ? { services: { value: { ...base.services, writeHooks: [noteEvent] } } } : {}),
+        ...(base.services ? { services: { value: { ...base.services, writeHooks: base.services.writeHooks.length ? [noteEvent] : [] } } } : {}),
       });
       // On PostgreSQL's own connection, a step's savepoint is released together with the next
       // step's SAVEPOINT (one message of two statements: one round trip per step fewer), and the
