@@ -2,9 +2,11 @@
 // JSON array, produced as it is read: authors, terms and items are read in pages of PAGE rows
 // (keyset order by id) and written out page by page, so memory stays flat whatever the size of
 // the site. What is exported, as WordPress's "All content": posts, pages and attachments in every
-// status but auto-draft, the users who wrote them, every category and tag.
+// status but auto-draft, the users who wrote them, every category and tag (and the terms and
+// items of the site's own taxonomies and content types).
 // The pages are separate reads: an export taken while the site is being edited may show a write
 // made after it started (WordPress's export reads in chunks too).
+import { POST_LIKE_TYPES, TAXONOMY_REFS, contentTypeOf } from '../resources/content-types.js';
 import type { Context } from '../context.js';
 import { restError } from '../errors.js';
 import { formatWpDate } from '../content/dates.js';
@@ -20,7 +22,11 @@ export const EXPORT_PAGE = 200;
 /** Text gathered before it is handed on (fewer, larger writes). */
 const FLUSH_AT = 64 * 1024;
 
-const ITEM_TYPES = ['post', 'page', 'attachment'];
+// Every post-like type (posts, pages, the site's own) and attachments.
+const ITEM_TYPES = [...POST_LIKE_TYPES.map((d) => d.type), 'attachment'];
+/** Taxonomies of the site's content model: WordPress writes their terms as `wp:term`. */
+const CUSTOM_TAXONOMIES = TAXONOMY_REFS.slice(2);
+const EXPORTED_TAXONOMIES = new Set(TAXONOMY_REFS.map((t) => t.taxonomy));
 const itemWhere = { type: { in: ITEM_TYPES }, status: { not: 'auto-draft' } };
 
 export interface ContentExport {
@@ -210,6 +216,23 @@ async function* wxrExport(ctx: Context, site: SiteSettings, now: Date): AsyncGen
       yield out;
     }
   }
+  // Other taxonomies' terms, as WordPress's exporter writes them: wp:term with its taxonomy.
+  for (const x of CUSTOM_TAXONOMIES) {
+    for await (const terms of termPages(ctx, x.taxonomy)) {
+      let out = '';
+      for (const t of terms) {
+        out += '\t<wp:term>'
+          + el('wp:term_id', String(t.id))
+          + el('wp:term_taxonomy', cdata(x.taxonomy))
+          + el('wp:term_slug', cdata(t.slug))
+          + el('wp:term_parent', cdata(t.parentSlug))
+          + el('wp:term_name', cdata(t.name))
+          + (t.description ? el('wp:term_description', cdata(t.description)) : '')
+          + '</wp:term>\n';
+      }
+      yield out;
+    }
+  }
   yield `\n\t${el('generator', 'content-service')}\n\n`;
 
   for await (const items of itemPages(ctx, site)) {
@@ -247,7 +270,7 @@ function wxrItem(it: ExportItem, site: SiteSettings): string {
     + `\t\t${el('wp:is_sticky', sticky ? '1' : '0')}\n`;
   if (it.type === 'attachment') out += `\t\t${el('wp:attachment_url', cdata(it.attachmentUrl))}\n`;
   for (const t of it.terms) {
-    if (t.taxonomy !== 'category' && t.taxonomy !== 'post_tag') continue;
+    if (!EXPORTED_TAXONOMIES.has(t.taxonomy)) continue;
     out += `\t\t<category domain="${t.taxonomy}" nicename="${xmlText(t.term.slug)}">${cdata(t.term.name)}</category>\n`;
   }
   const file = metaValue(it.meta, ATTACHED_FILE);
@@ -301,6 +324,8 @@ function jsonItem(it: ExportItem, site: SiteSettings): Record<string, unknown> {
     sticky: it.type === 'post' && site.stickyPosts.includes(it.id),
     categories: terms('category'),
     tags: terms('post_tag'),
+    // The site's own taxonomies, by name, on the items of the types that carry them.
+    ...Object.fromEntries(CUSTOM_TAXONOMIES.filter((x) => contentTypeOf(it.type).supports.taxonomies.some((r) => r.taxonomy === x.taxonomy)).map((x) => [x.taxonomy, terms(x.taxonomy)])),
     ...(it.type === 'attachment' ? { mime_type: it.mimeType, source_url: it.attachmentUrl } : {}),
   };
 }

@@ -274,6 +274,18 @@ describe('the rest of the site', () => {
     expect((await site.req('GET', `${SITE}/events/no-such-event/`)).status).toBe(404);
   });
 
+  it('exports events and their terms in both formats', async () => {
+    const wxr = await site.req('GET', '/block-editor/v1/export', { as: 'administrator' });
+    expect(wxr.status, wxr.text.slice(0, 300)).toBe(200);
+    expect(wxr.text).toContain(`<wp:term><wp:term_id>${otherCat.id}</wp:term_id><wp:term_taxonomy><![CDATA[event_category]]></wp:term_taxonomy><wp:term_slug><![CDATA[cooking]]></wp:term_slug>`);
+    expect(wxr.text).toContain('<wp:post_type><![CDATA[event]]></wp:post_type>');
+    expect(wxr.text).toContain('<category domain="event_category" nicename="cooking"><![CDATA[Cooking]]></category>');
+    const json = await site.req('GET', '/block-editor/v1/export?format=json', { as: 'administrator' });
+    const item = (json.body as any[]).find((i) => i.id === conference.id);
+    expect(item).toMatchObject({ type: 'event', event_category: [{ slug: 'cooking', name: 'Cooking' }] });
+    expect(item).not.toHaveProperty('sticky', true);
+  });
+
   it('carries the SEO head in deployment B', async () => {
     b = await createTestSite({ deployment: 'B' });
     const e = await b.req('POST', '/core/v2/events', { as: 'administrator', json: { title: 'Head event', status: 'publish', excerpt: 'An event with a head' } });
