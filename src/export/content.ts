@@ -196,39 +196,26 @@ async function* wxrExport(ctx: Context, site: SiteSettings, now: Date): AsyncGen
     yield out;
   }
   yield '\n';
-  // Categories and tags differ only in their element names (and tags have no parent).
-  const termElements = [
+  // Categories and tags differ only in their element names (and tags have no parent); the other
+  // taxonomies' terms are WordPress's generic wp:term, which names its taxonomy.
+  type TermElements = { taxonomy: string; tag: string; of?: string; slug: string; parent: string | null; name: string; description: string };
+  const termElements: TermElements[] = [
     { taxonomy: 'category', tag: 'wp:category', slug: 'wp:category_nicename', parent: 'wp:category_parent', name: 'wp:cat_name', description: 'wp:category_description' },
     { taxonomy: 'post_tag', tag: 'wp:tag', slug: 'wp:tag_slug', parent: null, name: 'wp:tag_name', description: 'wp:tag_description' },
-  ] as const;
+    ...CUSTOM_TAXONOMIES.map((x) => ({ taxonomy: x.taxonomy, tag: 'wp:term', of: 'wp:term_taxonomy', slug: 'wp:term_slug', parent: 'wp:term_parent', name: 'wp:term_name', description: 'wp:term_description' })),
+  ];
   for (const e of termElements) {
     for await (const terms of termPages(ctx, e.taxonomy)) {
       let out = '';
       for (const t of terms) {
         out += `\t<${e.tag}>`
           + el('wp:term_id', String(t.id))
+          + (e.of ? el(e.of, cdata(e.taxonomy)) : '')
           + el(e.slug, cdata(t.slug))
           + (e.parent ? el(e.parent, cdata(t.parentSlug)) : '')
           + el(e.name, cdata(t.name))
           + (t.description ? el(e.description, cdata(t.description)) : '')
           + `</${e.tag}>\n`;
-      }
-      yield out;
-    }
-  }
-  // Other taxonomies' terms, as WordPress's exporter writes them: wp:term with its taxonomy.
-  for (const x of CUSTOM_TAXONOMIES) {
-    for await (const terms of termPages(ctx, x.taxonomy)) {
-      let out = '';
-      for (const t of terms) {
-        out += '\t<wp:term>'
-          + el('wp:term_id', String(t.id))
-          + el('wp:term_taxonomy', cdata(x.taxonomy))
-          + el('wp:term_slug', cdata(t.slug))
-          + el('wp:term_parent', cdata(t.parentSlug))
-          + el('wp:term_name', cdata(t.name))
-          + (t.description ? el('wp:term_description', cdata(t.description)) : '')
-          + '</wp:term>\n';
       }
       yield out;
     }
