@@ -10,7 +10,7 @@ import { contentTypeOf } from '../resources/content-types.js';
 import { versionCache } from '../db/version-cache.js';
 import { asRevisionGroup, direct, REVISION_GROUPS, revisionGroupsStatement, type RevisionGroup } from '../db/content-read.js';
 import { placeholder } from '../db/sql.js';
-import type { FieldConfig } from '../model/config.js';
+import { fieldDefault, type FieldConfig } from '../model/config.js';
 
 /** A text field with its stored (`raw`) and displayed (`rendered`) forms. */
 export interface TextValue { raw: string; rendered: string; isProtected: boolean; showRaw: boolean; blockVersion: number }
@@ -27,7 +27,7 @@ export function customMetaValues(fields: Record<string, FieldConfig>, meta: Meta
   if (footnotes) out.footnotes = meta.find((m) => m.key === 'footnotes')?.value ?? '';
   for (const [k, f] of Object.entries(fields)) {
     const raw = meta.find((m) => m.key === k)?.value;
-    const fallback = f.default ?? (f.type === 'string' ? '' : f.type === 'boolean' ? false : 0);
+    const fallback = fieldDefault(f);
     if (raw === undefined) { out[k] = fallback; continue; }
     if (f.type === 'integer') { const n = Number.parseInt(raw, 10); out[k] = Number.isFinite(n) ? n : fallback; }
     else if (f.type === 'number') { const n = Number(raw); out[k] = Number.isFinite(n) ? n : fallback; }

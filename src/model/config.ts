@@ -58,6 +58,9 @@ export interface FieldConfig {
   writeCapability?: string;
 }
 
+/** A field's value where an item has none: its declared default, else its type's empty value. */
+export const fieldDefault = (f: FieldConfig): string | number | boolean => f.default ?? (f.type === 'string' ? '' : f.type === 'boolean' ? false : 0);
+
 export interface ContentModelConfig {
   types?: Record<string, ContentTypeConfig>;
   taxonomies?: Record<string, TaxonomyConfig>;

@@ -16,8 +16,6 @@ export interface TaxonomyRef {
   graphqlPlural: string;
   /** First path segment of its archive links. */
   permalinkBase: string;
-  /** Declared in the site's content model (not one of WordPress's own). */
-  custom?: boolean;
 }
 
 export interface ContentTypeDescriptor {
@@ -104,32 +102,34 @@ const OTHER: ContentTypeDescriptor = { ...POST_TYPE, type: 'other', supports: { 
 
 /** A REST base as a GraphQL name (event-categories → eventCategories). */
 export const gqlKey = (s: string) => s.replace(/[-_]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-const camel = gqlKey;
 
 /** The taxonomies of a type that its list filters and writes name, with their GraphQL keys (categories, tags …). */
 export const taxonomyKeys = (d: ContentTypeDescriptor): { ref: TaxonomyRef; key: string }[] =>
   d.supports.taxonomies.map((ref) => ({ ref, key: gqlKey(ref.restBase) }));
 
 /** The taxonomies the site's content model declares, as content types refer to them. */
-export function customTaxonomyRefs(model: ContentModelConfig): TaxonomyRef[] {
+function customTaxonomyRefs(model: ContentModelConfig): TaxonomyRef[] {
   return Object.entries(model.taxonomies ?? {}).map(([name, t]) => {
     const restBase = t.restBase ?? name;
-    return { taxonomy: name, restBase, hierarchical: t.hierarchical ?? false, graphqlName: t.graphqlSingleName ?? pascal(name), graphqlPlural: t.graphqlPluralName ?? camel(restBase), permalinkBase: t.permalinkBase ?? name, custom: true };
+    return { taxonomy: name, restBase, hierarchical: t.hierarchical ?? false, graphqlName: t.graphqlSingleName ?? pascal(name), graphqlPlural: t.graphqlPluralName ?? gqlKey(restBase), permalinkBase: t.permalinkBase ?? name };
   });
 }
 
+/** Every taxonomy as content types refer to it: categories, tags, then the site's own. */
+export const TAXONOMY_REFS: TaxonomyRef[] = [CATEGORY, POST_TAG, ...customTaxonomyRefs(CONTENT_MODEL)];
+export const taxonomyRef = (taxonomy: string): TaxonomyRef | undefined => TAXONOMY_REFS.find((t) => t.taxonomy === taxonomy);
+
 /** The content types the site's content model declares, as descriptors like the built-in ones. */
-export function customContentTypes(model: ContentModelConfig): ContentTypeDescriptor[] {
-  const taxonomies = new Map([CATEGORY, POST_TAG, ...customTaxonomyRefs(model)].map((t) => [t.taxonomy, t]));
+function customContentTypes(model: ContentModelConfig): ContentTypeDescriptor[] {
   return Object.entries(model.types ?? {}).map(([name, t]) => {
     const restBase = t.restBase ?? name;
     const supports = new Set(t.supports ?? ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'revisions', 'autosave', 'custom-fields']);
     const hierarchical = t.hierarchical ?? false;
     return {
-      type: name, restBase, graphqlName: t.graphqlSingleName ?? pascal(name), graphqlPlural: t.graphqlPluralName ?? camel(restBase),
+      type: name, restBase, graphqlName: t.graphqlSingleName ?? pascal(name), graphqlPlural: t.graphqlPluralName ?? gqlKey(restBase),
       caps: caps(t.capabilityType === 'page' ? 'pages' : 'posts'), hierarchical,
       supports: {
-        taxonomies: (t.taxonomies ?? []).map((x) => taxonomies.get(x)!), sticky: false, formats: false, revisions: supports.has('revisions'),
+        taxonomies: (t.taxonomies ?? []).map((x) => taxonomyRef(x)!), sticky: false, formats: false, revisions: supports.has('revisions'),
         pageAttributes: hierarchical || supports.has('page-attributes'), requiresContent: false, trash: true, attachments: true,
       },
       discussionDefault: supports.has('comments') ? 'site' : 'closed', plainLinkArg: 'p', slugScope: hierarchical ? 'parent' : 'type', defaultStatus: 'publish',
@@ -139,10 +139,6 @@ export function customContentTypes(model: ContentModelConfig): ContentTypeDescri
     } satisfies ContentTypeDescriptor;
   });
 }
-
-/** Every taxonomy as content types refer to it: categories, tags, then the site's own. */
-export const TAXONOMY_REFS: TaxonomyRef[] = [CATEGORY, POST_TAG, ...customTaxonomyRefs(CONTENT_MODEL)];
-export const taxonomyRef = (taxonomy: string): TaxonomyRef | undefined => TAXONOMY_REFS.find((t) => t.taxonomy === taxonomy);
 
 /** Post-like types with their own routes and GraphQL type: posts, pages and the site's own. */
 export const POST_LIKE_TYPES: ContentTypeDescriptor[] = [POST_TYPE, PAGE_TYPE, ...customContentTypes(CONTENT_MODEL)];

@@ -13,7 +13,7 @@ import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
 import { customMetaValues, customMetaSelect, withCustomMeta, ancestorSlugs, classList, footnotesSelect, passwordRequired, termSelect, textValue, withFootnotes, withRevisionStats, withTerms } from '../content/fields.js';
 import { PAGE_TYPE, POST_LIKE_TYPES, POST_TYPE, gqlKey, permalink, permalinkTemplate, type ContentTypeDescriptor } from './content-types.js';
-import type { FieldConfig } from '../model/config.js';
+import { fieldDefault, type FieldConfig } from '../model/config.js';
 import { invalidParam } from '../errors.js';
 
 type Row = Content & { terms?: { termId: number; taxonomy: string }[]; meta?: { key: string; value: string }[] };
@@ -251,10 +251,8 @@ export const PageList = deriveList(PostList, {
 
 /** A custom field's JSON Schema and GraphQL shape under `meta` (register_meta with show_in_rest). */
 function metaProperty(key: string, f: FieldConfig): PropertyDef {
-  const type = f.type === 'string' && f.enum ? 'enum' : f.type;
   return {
-    kind: type === 'enum' ? 'string' : f.type, description: f.description ?? '', contexts: f.contexts ?? VIEW_EDIT,
-    default: f.default ?? (f.type === 'string' ? '' : f.type === 'boolean' ? false : 0),
+    kind: f.type, description: f.description ?? '', contexts: f.contexts ?? VIEW_EDIT, default: fieldDefault(f),
     ...(f.enum ? { schema: { enum: f.enum } } : {}), graphql: key,
   };
 }
@@ -329,9 +327,9 @@ export function customList(d: ContentTypeDescriptor): ListDef {
     tax[t.restBase] = { ...taxonomyParam(t.taxonomy, t.hierarchical, false, t.restBase), graphql: gqlKey(t.restBase) };
     tax[`${t.restBase}_exclude`] = { ...taxonomyParam(t.taxonomy, t.hierarchical, true, t.restBase), graphql: `${gqlKey(t.restBase)}Exclude` };
   }
-  const base = d.supports.pageAttributes ? PageList : deriveList(PageList, { filterName: 'x', omit: ['menu_order', 'parent', 'parent_exclude'] });
-  return deriveList(base, {
+  return deriveList(PageList, {
     filterName: `${d.graphqlName}ListFilter`, description: `Filters of a ${d.about.singularName.toLowerCase()} list; every one optional.`,
+    omit: d.supports.pageAttributes ? [] : ['menu_order', 'parent', 'parent_exclude'],
     params: { ...(d.supports.taxonomies.length > 1 ? { tax_relation: PostList.params.tax_relation } : {}), ...tax },
   });
 }
@@ -348,11 +346,12 @@ export const POST_LIKE: { descriptor: ContentTypeDescriptor; resource: ResourceD
  * not (src/content/service.ts), so a column added to the model and its field to the definition
  * are written with no other edit.
  */
-export function storedInputs(type: string): { name: string; column: string; default?: unknown }[] {
-  const entry = POST_LIKE.find((e) => e.descriptor.type === type);
-  if (!entry) return [];
-  return writableFields(entry.resource)
-    .filter(([, , f]) => !f.resolve && !f.fromRest && !f.writeOnly && f.graphqlInput !== false && SCALAR_KINDS.has(f.kind))
-    .map(([name, , f]) => ({ name, column: f.column ?? name, ...(f.default !== undefined ? { default: f.default } : {}) }));
+export function storedInputs(type: string): StoredInput[] {
+  return STORED_INPUTS.get(type) ?? [];
 }
+type StoredInput = { name: string; column: string; default?: unknown };
 const SCALAR_KINDS = new Set(['integer', 'string', 'boolean', 'number', 'enum', 'uri', 'email']);
+// Worked out once per type, not on every write.
+const STORED_INPUTS = new Map<string, StoredInput[]>(POST_LIKE.map((e) => [e.descriptor.type, writableFields(e.resource)
+  .filter(([, , f]) => !f.resolve && !f.fromRest && !f.writeOnly && f.graphqlInput !== false && SCALAR_KINDS.has(f.kind))
+  .map(([name, , f]) => ({ name, column: f.column ?? name, ...(f.default !== undefined ? { default: f.default } : {}) }))]));

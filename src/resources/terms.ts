@@ -110,5 +110,3 @@ export const TAXONOMIES: TaxonomyDescriptor[] = [
   builtIn(POST_TAG, 'Tags', 'Tag', TagResource, TagList),
   ...TAXONOMY_REFS.slice(2).map(customTaxonomy),
 ];
-
-export const taxonomyOf = (taxonomy: string): TaxonomyDescriptor | undefined => TAXONOMIES.find((t) => t.taxonomy === taxonomy);
