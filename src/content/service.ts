@@ -742,13 +742,11 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       const before = existing ? (await tx.termRelationship.findMany({ where: { contentId: savedId }, select: { termId: true } })).map((r) => r.termId) : [];
       const set: { taxonomy: string; ids: number[] }[] = [];
       for (const { ref, ids } of givenTerms) {
-        // As WordPress: a post given no category (or an empty list) is filed under the default one.
-        const wanted = ref.taxonomy === 'category'
-          ? (ids ?? (existing ? undefined : site.defaultCategory ? [site.defaultCategory] : []))
-          : ids;
-        if (!wanted) continue;
-        const list = ref.taxonomy === 'category' && !wanted.length && site.defaultCategory ? [site.defaultCategory] : wanted;
-        set.push({ taxonomy: ref.taxonomy, ids: await setTerms(tx, statements, pg, savedId, ref.taxonomy, list, !existing) });
+        // As WordPress: a new post given no category, or any post given an empty list of them, is
+        // filed under the default one.
+        let list = ids;
+        if (ref.taxonomy === 'category' && site.defaultCategory && (list ? !list.length : !existing)) list = [site.defaultCategory];
+        if (list) set.push({ taxonomy: ref.taxonomy, ids: await setTerms(tx, statements, pg, savedId, ref.taxonomy, list, !existing) });
       }
       const assigned = set.flatMap((t) => t.ids);
       // The answer holds the links of every taxonomy, whichever list was given empty. Each
@@ -803,7 +801,7 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
       await tx.postMeta.create({ data: { contentId: savedId, key, value: storedMetaValue(f, input.meta![key]) } });
     }
     // The answer made from what was written knows the footnotes only: custom fields are read back.
-    if (customFields.length || Object.keys(kind.fields).length) written = null;
+    if (Object.keys(kind.fields).length) written = null;
 
     if (missingParent !== undefined && (existing || missingParent !== null)) {
       await tx.postMeta.deleteMany({ where: { contentId: savedId, key: MISSING_PARENT } });
