@@ -245,8 +245,8 @@ builder.prismaObjectFields(PostRef, ((t: AnyT) => ({
   tagNodes: termNodes(t, TagRef, 'post_tag', 'The tags of the post (the records of `tags`), in the order they were assigned.'),
 })) as never);
 
-/** A page's parent, nearest first up to the top, each only if the caller may read it. */
-async function pageAncestors(ctx: Context, page: { parentId: number | null }, type: string = PAGE_TYPE.type): Promise<Content[]> {
+/** An item's parent, its parent and so on to the top, nearest first, each only if the caller may read it. */
+async function ancestorItems(ctx: Context, page: { parentId: number | null }, type: string): Promise<Content[]> {
   const chain: Content[] = [];
   const seen = new Set<number>();
   for (let id = page.parentId; id && !seen.has(id) && chain.length < 50; ) {
@@ -259,21 +259,26 @@ async function pageAncestors(ctx: Context, page: { parentId: number | null }, ty
   return chain;
 }
 
+/** parentNode, children and ancestors of an item of a hierarchical type (pages, and the site's own). */
+const itemTree = (t: AnyT, o: { ref: unknown; descriptor: typeof PAGE_TYPE; filterInput: unknown; noun: string; nouns: string }) => ({
+  parentNode: t.prismaField({
+    type: o.ref, nullable: true,
+    description: `The parent ${o.noun} (\`parent\` holds its id); null at the top, or when the caller may not read it.`,
+    select: { parentId: true },
+    resolve: (query: object, p: { parentId: number | null }, _a: unknown, ctx: Context) => (p.parentId ? contentById(ctx, [o.descriptor.type], query).load(p.parentId) : null),
+  }),
+  children: contentListField(t, { ref: o.ref, descriptor: o.descriptor, filterInput: o.filterInput, link: 'parent', order: MENU_ORDER, description: `${o.nouns} whose parent this is, by menu order (then id), filtered as the ${o.descriptor.restBase} collection is.` }),
+  ancestors: t.field({
+    type: [o.ref],
+    description: `The parent, its parent and so on up to a top-level ${o.noun}, nearest first; stops at one the caller may not read.`,
+    select: { parentId: true },
+    resolve: (p: { parentId: number | null }, _a: unknown, ctx: Context) => ancestorItems(ctx, p, o.descriptor.type),
+  }),
+});
+
 builder.prismaObjectFields(PageRef, ((t: AnyT) => ({
   ...authored('page')(t),
-  parentNode: t.prismaField({
-    type: PageRef, nullable: true,
-    description: 'The parent page (`parent` holds its id); null at the top, or when the caller may not read it.',
-    select: { parentId: true },
-    resolve: (query: object, p: { parentId: number | null }, _a: unknown, ctx: Context) => (p.parentId ? contentById(ctx, [PAGE_TYPE.type], query).load(p.parentId) : null),
-  }),
-  children: contentListField(t, { ref: PageRef, descriptor: PAGE_TYPE, filterInput: PageFilter, link: 'parent', order: MENU_ORDER, description: 'Pages whose parent this is, by menu order (then id), filtered as the pages collection is.' }),
-  ancestors: t.field({
-    type: [PageRef],
-    description: 'The parent, its parent and so on up to a top-level page, nearest first; stops at one the caller may not read.',
-    select: { parentId: true },
-    resolve: (p: { parentId: number | null }, _a: unknown, ctx: Context) => pageAncestors(ctx, p),
-  }),
+  ...itemTree(t, { ref: PageRef, descriptor: PAGE_TYPE, filterInput: PageFilter, noun: 'page', nouns: 'Pages' }),
 })) as never);
 
 builder.prismaObjectFields(MediaRef, ((t: AnyT) => ({
@@ -293,21 +298,26 @@ builder.prismaObjectFields(MediaRef, ((t: AnyT) => ({
 /** A term's posts, filtered as the posts collection is. */
 const termPosts = (t: AnyT, what: string) => contentListField(t, { ref: PostRef, descriptor: POST_TYPE, filterInput: PostFilter, link: 'term', description: `Posts carrying this ${what}, newest first, filtered as the posts collection is.` });
 
-builder.prismaObjectFields(CategoryRef, ((t: AnyT) => ({
+/** parentNode and children of a term in a tree (categories, and the site's hierarchical taxonomies). */
+const termTree = (t: AnyT, ref: unknown, taxonomy: string, noun: string, nouns: string) => ({
   parentNode: t.prismaField({
-    type: CategoryRef, nullable: true,
-    description: 'The parent category (`parent` holds its id); null at the top.',
+    type: ref, nullable: true,
+    description: `The parent ${noun} (\`parent\` holds its id); null at the top.`,
     select: { parentId: true },
-    resolve: (query: object, c: { parentId: number }, _a: unknown, ctx: Context) => (c.parentId > 0 ? termById(ctx, 'category', query).load(c.parentId) : null),
+    resolve: (query: object, c: { parentId: number }, _a: unknown, ctx: Context) => (c.parentId > 0 ? termById(ctx, taxonomy, query).load(c.parentId) : null),
   }),
   children: t.prismaField({
-    type: [CategoryRef],
-    description: 'Categories whose parent this is, by name.',
-    resolve: (query: object, c: { id: number }, _a: unknown, ctx: Context) => ctx.loader<number, Term[]>(`rel:children:${JSON.stringify(query)}`, async (ids) => {
-      const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy: 'category', parentId: { in: [...ids] } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+    type: [ref],
+    description: `${nouns} whose parent this is, by name.`,
+    resolve: (query: object, c: { id: number }, _a: unknown, ctx: Context) => ctx.loader<number, Term[]>(`rel:children:${taxonomy}:${JSON.stringify(query)}`, async (ids) => {
+      const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy, parentId: { in: [...ids] } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
       return ids.map((id) => rows.filter((r) => r.parentId === id));
     }).load(c.id),
   }),
+});
+
+builder.prismaObjectFields(CategoryRef, ((t: AnyT) => ({
+  ...termTree(t, CategoryRef, 'category', 'category', 'Categories'),
   posts: termPosts(t, 'category'),
 })) as never);
 
@@ -327,20 +337,7 @@ for (const { descriptor: d, list } of POST_LIKE.slice(2)) {
     ...authored(d.about.singularName.toLowerCase())(t),
     ...Object.fromEntries(d.supports.taxonomies.map((x) => [`${lowerFirst(x.graphqlName)}Nodes`,
       termNodes(t, termRef(x.taxonomy), x.taxonomy, `The terms of the ${x.taxonomy} taxonomy the item carries (the records of \`${x.restBase}\`), in the order they were assigned.`)])),
-    ...(d.supports.pageAttributes ? {
-      parentNode: t.prismaField({
-        type: ref, nullable: true,
-        description: 'The parent item (`parent` holds its id); null at the top, or when the caller may not read it.',
-        select: { parentId: true },
-        resolve: (query: object, p: { parentId: number | null }, _a: unknown, ctx: Context) => (p.parentId ? contentById(ctx, [d.type], query).load(p.parentId) : null),
-      }),
-      children: contentListField(t, { ref, descriptor: d, filterInput, link: 'parent', order: MENU_ORDER, description: `Items whose parent this is, by menu order (then id), filtered as the ${d.restBase} collection is.` }),
-      ancestors: t.field({
-        type: [ref], description: 'The parent, its parent and so on up to the top, nearest first; stops at one the caller may not read.',
-        select: { parentId: true },
-        resolve: (p: { parentId: number | null }, _a: unknown, ctx: Context) => pageAncestors(ctx, p, d.type),
-      }),
-    } : {}),
+    ...(d.supports.pageAttributes ? itemTree(t, { ref, descriptor: d, filterInput, noun: 'item', nouns: 'Items' }) : {}),
   })) as never);
   // The other way: the items of this type a term carries, and a user wrote.
   for (const x of d.supports.taxonomies) {
@@ -355,17 +352,5 @@ for (const { descriptor: d, list } of POST_LIKE.slice(2)) {
 
 for (const x of TAXONOMY_REFS.slice(2).filter((r) => r.hierarchical)) {
   const ref = termRef(x.taxonomy);
-  builder.prismaObjectFields(ref, ((t: AnyT) => ({
-    parentNode: t.prismaField({
-      type: ref, nullable: true, description: 'The parent term (`parent` holds its id); null at the top.', select: { parentId: true },
-      resolve: (query: object, c: { parentId: number }, _a: unknown, ctx: Context) => (c.parentId > 0 ? termById(ctx, x.taxonomy, query).load(c.parentId) : null),
-    }),
-    children: t.prismaField({
-      type: [ref], description: 'Terms whose parent this is, by name.',
-      resolve: (query: object, c: { id: number }, _a: unknown, ctx: Context) => ctx.loader<number, Term[]>(`rel:children:${x.taxonomy}:${JSON.stringify(query)}`, async (ids) => {
-        const rows = await ctx.prisma.term.findMany({ ...query, where: { taxonomy: x.taxonomy, parentId: { in: [...ids] } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
-        return ids.map((id) => rows.filter((r) => r.parentId === id));
-      }).load(c.id),
-    }),
-  })) as never);
+  builder.prismaObjectFields(ref, ((t: AnyT) => termTree(t, ref, x.taxonomy, 'term', 'Terms')) as never);
 }
