@@ -5,7 +5,7 @@
 import type { Prisma } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import type { SiteSettings } from './options.js';
-import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE, permalink, type ContentTypeDescriptor } from '../resources/content-types.js';
+import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_TYPE, contentTypeOf, permalink, type ContentTypeDescriptor } from '../resources/content-types.js';
 import { readableRows } from '../content/service.js';
 import { ancestorSlugs } from '../content/fields.js';
 import { mediaMetaSelect } from '../media/metadata.js';
@@ -58,23 +58,17 @@ export async function resolveUrl(ctx: Context, site: SiteSettings, url: URL): Pr
 
   if (rel === '/' || rel === '/index.php') {
     const embed = truthy(url.searchParams.get('embed'));
-    // A custom type's plain link names it: ?post_type=event&p=ID.
-    const postType = url.searchParams.get('post_type');
-    const custom = postType ? CONTENT_TYPES.find((d) => d.custom && d.type === postType) : undefined;
-    if (postType && custom) {
-      const value = url.searchParams.get('p') ?? '';
-      if (!/^\d{1,9}$/.test(value)) return { kind: 'none' };
-      const row = await byId(ctx, custom.type, Number(value));
-      return row ? { kind: 'item', item: { row, permalink: await linkOf(ctx, site, row), embed, form: 'plain' } } : { kind: 'none' };
-    }
-    for (const d of CONTENT_TYPES) {
-      if (d.custom) continue;
+    // A custom type's plain link names it (?post_type=event&p=ID); the built-in types have an
+    // argument of their own (?p=, ?page_id=, ?attachment_id=).
+    const named = CONTENT_TYPES.find((d) => d.custom && d.type === url.searchParams.get('post_type'));
+    for (const d of named ? [named] : CONTENT_TYPES.filter((c) => !c.custom)) {
       const value = url.searchParams.get(d.plainLinkArg);
       if (value === null) continue;
       if (!/^\d{1,9}$/.test(value)) return { kind: 'none' };
       const row = await byId(ctx, d.type, Number(value));
       return row ? { kind: 'item', item: { row, permalink: await linkOf(ctx, site, row), embed, form: 'plain' } } : { kind: 'none' };
     }
+    if (named) return { kind: 'none' };
     // A static front page, when it is published; otherwise the home page lists the posts.
     if (site.showOnFront === 'page' && site.pageOnFront > 0) {
       const row = await byId(ctx, PAGE_TYPE.type, site.pageOnFront);
@@ -97,29 +91,25 @@ export async function resolveUrl(ctx: Context, site: SiteSettings, url: URL): Pr
 
   // The site's own types answer under their permalink base: /events/{slug}/ (/{base}/{parent}/{slug}/ in a tree).
   const custom = segments.length > 1 ? CONTENT_TYPES.find((d) => d.custom && d.custom.permalinkBase === segments[0]) : undefined;
-  if (custom) return customItem(ctx, site, custom, segments.slice(1), embed);
+  if (custom) return custom.custom!.public ? itemAtPath(ctx, site, [custom], segments.slice(1), embed) : { kind: 'none' };
+  // Pages first, as WordPress's rewrite rules try a page at the whole path before a post name.
+  return itemAtPath(ctx, site, [PAGE_TYPE, POST_TYPE], segments, embed);
+}
 
+/**
+ * The item of one of `types` (tried in that order) a pretty path names: a hierarchical type's by
+ * its whole chain of slugs, another's by one slug; a public one before one that is not.
+ */
+async function itemAtPath(ctx: Context, site: SiteSettings, types: ContentTypeDescriptor[], segments: string[], embed: boolean): Promise<Resolution> {
+  const order = types.map((d) => d.type);
   const candidates = await ctx.prisma.content.findMany({
-    where: { slug: { in: [...new Set(segments)] }, type: { in: [PAGE_TYPE.type, POST_TYPE.type] } },
+    where: { slug: { in: [...new Set(segments)] }, type: { in: order } },
     select: ITEM_SELECT,
   });
   const last = segments[segments.length - 1];
-  // Pages first, as WordPress's rewrite rules try a page at the whole path before a post name.
   const matches = candidates
-    .filter((c) => c.slug === last && (c.type === PAGE_TYPE.type ? chainMatches(c, segments, candidates) : segments.length === 1))
-    .sort((a, b) => (a.type === b.type ? a.id - b.id : a.type === PAGE_TYPE.type ? -1 : 1));
-  const readable = matches.find((m) => isPublic(m)) ?? matches[0];
-  if (!readable) return { kind: 'none' };
-  return { kind: 'item', item: { row: readable, permalink: permalink(site, readable, segments.slice(0, -1)), embed, form: 'path' } };
-}
-
-async function customItem(ctx: Context, site: SiteSettings, d: ContentTypeDescriptor, segments: string[], embed: boolean): Promise<Resolution> {
-  if (!d.custom!.public) return { kind: 'none' };
-  const candidates = await ctx.prisma.content.findMany({ where: { slug: { in: [...new Set(segments)] }, type: d.type }, select: ITEM_SELECT });
-  const last = segments[segments.length - 1];
-  const matches = candidates
-    .filter((c) => c.slug === last && (d.hierarchical ? chainMatches(c, segments, candidates) : segments.length === 1))
-    .sort((a, b) => a.id - b.id);
+    .filter((c) => c.slug === last && (contentTypeOf(c.type).hierarchical ? chainMatches(c, segments, candidates) : segments.length === 1))
+    .sort((a, b) => (a.type === b.type ? a.id - b.id : order.indexOf(a.type) - order.indexOf(b.type)));
   const found = matches.find((m) => isPublic(m)) ?? matches[0];
   if (!found) return { kind: 'none' };
   return { kind: 'item', item: { row: found, permalink: permalink(site, found, segments.slice(0, -1)), embed, form: 'path' } };
