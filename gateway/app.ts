@@ -14,6 +14,7 @@ import { createRunner } from './execute.js';
 import { buildRouteTable } from './routes/index.js';
 import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
 import { createResponseCache } from './cache.js';
+import { graphqlHttpCache } from './graphql-cache.js';
 import { createAdminHandler } from './admin/authorize.js';
 import { createSiteFront } from './site/front.js';
 import { Readable } from 'node:stream';
@@ -108,6 +109,9 @@ export function createApp(config: Config, db: Db) {
     },
   });
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
+  // Anonymous /graphql reads: their own cache (its own size and budget), retired by the same database version.
+  const graphqlCache = config.graphqlCacheEntries > 0 ? createResponseCache(config.graphqlCacheEntries, () => db.version(), config.graphqlCacheMaxBytes) : null;
+  const graphqlHttp = graphqlHttpCache(graphqlCache, config.graphqlGetMaxAge);
   const media: MediaServices = {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,
@@ -133,7 +137,8 @@ export function createApp(config: Config, db: Db) {
       graphiql: config.graphiql,
       // The page with everything inlined (gateway/graphiql.ts), not yoga's, which loads from a CDN.
       renderGraphiQL: graphiql.render,
-      plugins: [...graphqlGuards(config, persisted), graphiql.plugin],
+      // The cache after the guards: it reads the document the persisted-query plugins put in the params.
+      plugins: [...graphqlGuards(config, persisted), graphqlHttp.plugin, graphiql.plugin],
       logging: false,
       // Parsed documents kept by their text: yoga keeps 1,024, and a client that writes its values
       // into the document (not as variables) makes a new one each request; the bench's list
@@ -224,10 +229,12 @@ export function createApp(config: Config, db: Db) {
   return {
     clientIp,
     errorResponse: dispatcher.errorResponse,
-    config, db, table, operations, run, graphql, cache, fetch, door, admin, site, media, serveUpload, apiDocs,
+    config, db, table, operations, run, graphql, cache, graphqlCache, fetch, door, admin, site, media, serveUpload, apiDocs,
     wantsStream: dispatcher.wantsStream,
     handle: (req: CoreRequest): Promise<CoreResponse> => dispatcher.handle(req),
     hitByUrl: dispatcher.hitByUrl,
+    /** The hit lane's lookup for GET /graphql (gateway/graphql-cache.ts). */
+    graphqlHitByUrl: graphqlHttp.hitByUrl,
     root: dispatcher.root,
   };
 }

@@ -182,7 +182,7 @@ export function createHttpServer(app: App): Server {
 
   function handler(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
-    if (req.method === 'GET' && app.cache && hitLane(req, res, started)) return;
+    if (req.method === 'GET' && (app.cache || app.graphqlCache) && hitLane(req, res, started)) return;
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     res.setHeader('X-Request-Id', id);
@@ -208,16 +208,22 @@ export function createHttpServer(app: App): Server {
    */
   function hitLane(req: IncomingMessage, res: ServerResponse, started: number): boolean {
     const raw = req.rawHeaders;
+    const url = req.url ?? '/';
+    // GET /graphql?…: an anonymous query answered before (gateway/graphql-cache.ts), its media type following Accept.
+    const graphql = url.startsWith('/graphql?');
+    if (graphql ? !app.graphqlCache || url.includes('_wpnonce') : !app.cache) return false;
     let ifNoneMatch: string | undefined;
     let incoming: string | undefined;
+    let accept: string | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i].toLowerCase();
       if (name === 'if-none-match') ifNoneMatch = ifNoneMatch === undefined ? raw[i + 1] : `${ifNoneMatch}, ${raw[i + 1]}`;
       // Sent twice, node joins the values with ", ", which is not a plain id: a new one is made.
       else if (name === 'x-request-id') incoming = incoming === undefined ? raw[i + 1] : '';
+      else if (name === 'accept') accept = accept === undefined ? raw[i + 1] : `${accept}, ${raw[i + 1]}`;
       else if (NOT_PLAIN.includes(name)) return false;
     }
-    const hit = app.hitByUrl(req.url ?? '/', ifNoneMatch);
+    const hit = graphql ? app.graphqlHitByUrl(url, accept, ifNoneMatch) : app.hitByUrl(url, ifNoneMatch);
     if (!hit) return false;
     const id = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     const socket = req.socket;
@@ -228,7 +234,7 @@ export function createHttpServer(app: App): Server {
     res.writeHead(hit.status, headers);
     res.end(hit.bytes);
     logRequest({
-      reqId: id, method: 'GET', path: loggedPath(req.url ?? '/'), status: hit.status,
+      reqId: id, method: 'GET', path: loggedPath(url), status: hit.status,
       ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - sentBefore, ip,
       aborted: socket.destroyed,
     });

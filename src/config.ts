@@ -91,6 +91,18 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** GraphiQL at GET /graphql in a browser (GRAPHIQL=0 turns it off). */
   graphiql: boolean;
+  /**
+   * Automatic persisted queries on /graphql (Apollo's protocol): documents a client registered by
+   * their SHA-256, at most this many per process (GRAPHQL_APQ_ENTRIES, default 1000; 0 turns them
+   * off). Off while GRAPHQL_PERSISTED is on: the allow-list answers every persisted query then.
+   */
+  graphqlApqEntries: number;
+  /** Entries in the anonymous GraphQL response cache (GRAPHQL_CACHE_ENTRIES, default 1000; 0 turns it off). */
+  graphqlCacheEntries: number;
+  /** What its entries may weigh in all, per process (GRAPHQL_CACHE_MAX_BYTES, default 8 MiB). */
+  graphqlCacheMaxBytes: number;
+  /** `max-age` in seconds of an anonymous GET query's `Cache-Control: public` (GRAPHQL_GET_MAX_AGE, default 5; 0: revalidate each time). */
+  graphqlGetMaxAge: number;
 }
 
 /** S3-compatible object storage for media files (src/media/storage.ts). */
@@ -220,6 +232,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlPersistedFile: resolve(env.GRAPHQL_PERSISTED_FILE ?? './persisted-operations.json'),
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
     graphiql: env.GRAPHIQL !== '0',
+    graphqlApqEntries: Math.max(0, Number(env.GRAPHQL_APQ_ENTRIES ?? 1000) || 0),
+    graphqlCacheEntries: Math.max(0, Number(env.GRAPHQL_CACHE_ENTRIES ?? 1000) || 0),
+    graphqlCacheMaxBytes: Math.max(0, Number(env.GRAPHQL_CACHE_MAX_BYTES ?? 8 * 1024 * 1024)) || 8 * 1024 * 1024,
+    graphqlGetMaxAge: Math.max(0, Math.floor(Number(env.GRAPHQL_GET_MAX_AGE ?? 5)) || 0),
   };
 }
 
