@@ -5,19 +5,24 @@
 //   npm run bench -- --posts=10000 --db=sqlite|postgres|both --duration=10 --connections=32 --workers=2
 //   (or BENCH_POSTS, BENCH_DB, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WORKERS; also --warmup=S
 //   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, --only=writes for the write
-//   scenarios alone (creates through batch/v1 and single creates), and --ports=N to use ports N, N+1, …)
+//   scenarios alone (creates through batch/v1 and single creates), --only=graphql for the GraphQL
+//   scenarios sent as automatic persisted queries over GET (with the bare list baseline and the
+//   nested query's SQL statements), and --ports=N to use ports N, N+1, …)
 //
 // Results: a table on stdout and bench/results-<db>.json (-<posts>.json for other sizes than 10,000). The service runs as `npm start` runs
 // it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
 // .ts entry runs under tsx) to try the harness against a stand-in.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '../src/db/client.js';
+import { loadConfig } from '../src/config.js';
+import { createApp } from '../gateway/app.js';
 import { recreateDatabase, seed, vacuumContent } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
@@ -64,7 +69,7 @@ const opts = {
   nocache: option('nocache', '1') !== '0',
   only: option('only', ''),
 };
-if (!['', 'writes'].includes(opts.only)) throw new Error(`--only: expected writes, got "${opts.only}"`);
+if (!['', 'writes', 'graphql'].includes(opts.only)) throw new Error(`--only: expected writes or graphql, got "${opts.only}"`);
 if (!['sqlite', 'postgres', 'both'].includes(opts.db)) throw new Error(`--db: expected sqlite, postgres or both, got "${opts.db}"`);
 
 // ------------------------------------------------------------------ child processes
@@ -402,6 +407,16 @@ const NESTED_SELECTION = 'id title { rendered } authorNode { name } featuredMedi
 const gqlNested = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { nodes { ${NESTED_SELECTION} } } }` });
 
+/**
+ * The nested read as a front end built on Apollo Client's persisted-queries link sends it: one
+ * document with variables, registered once (automatic persisted queries), then GET requests that
+ * carry only its hash and the variables, anonymous, so the GraphQL response cache may answer them.
+ */
+const APQ_NESTED = (perPage = 10) => `query Nested($exclude: Int!) { posts(perPage: ${perPage}, filter: {exclude: [$exclude]}) { nodes { ${NESTED_SELECTION} } } }`;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const apqGet = (document: string, variables: Record<string, unknown>) =>
+  `/graphql?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(document) } }))}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
+
 function parse(body: string): any {
   try { return JSON.parse(body); } catch { return undefined; }
 }
@@ -466,8 +481,86 @@ function serviceScenarios(ids: number[], newest: number, etag = ''): Scenario[] 
       next: ((s) => () => ({ method: 'POST' as const, path: '/graphql', body: gqlNested(s().id) }))(idStream(ids)),
       check: checkGraphql,
     },
+    ...apqScenarios(ids),
   ];
 }
+
+/**
+ * The nested read as automatic persisted queries over GET (register with `registerApq` first):
+ * warm, one URL (the GraphQL response cache and its hit lane answer it); cold, another excluded
+ * post on every request (each a new cache key: the whole read runs).
+ */
+function apqScenarios(ids: number[]): Scenario[] {
+  const fixedExclude = ids[Math.floor(ids.length / 2)];
+  return [
+    { name: 'graphql apq get warm', fixed: { method: 'GET', path: apqGet(APQ_NESTED(), { exclude: fixedExclude }), headers: { accept: 'application/json' } }, check: checkGraphql },
+    {
+      name: 'graphql apq get nested cold',
+      next: ((s) => () => { const { id, pass } = s(); return { method: 'GET' as const, path: apqGet(APQ_NESTED(), pass ? { exclude: id, pass } : { exclude: id }) }; })(idStream(ids)),
+      check: checkGraphql,
+    },
+  ];
+}
+
+/**
+ * Registers the APQ documents with every worker: each keeps its own registered documents, and
+ * connections go to the workers in turn, so the document is sent with its hash on several fresh
+ * connections, then asked for by hash alone until each of as many fresh connections finds it.
+ */
+async function registerApq(port: number, exclude: number): Promise<void> {
+  const document = APQ_NESTED();
+  const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(document) } };
+  for (let i = 0; i < opts.workers * 4; i++) await send(port, 'POST', '/graphql', JSON.stringify({ query: document, variables: { exclude }, extensions }), JSON_HEADERS);
+  const missing = [];
+  for (let i = 0; i < opts.workers * 4; i++) {
+    const r = await send(port, 'GET', apqGet(document, { exclude }), undefined, { accept: 'application/json' });
+    if (r.status !== 200) missing.push(r.status);
+  }
+  if (missing.length) console.log(`warning: ${missing.length} of ${opts.workers * 4} hash-only requests were not answered 200 (${missing.join(', ')})`);
+}
+
+/**
+ * The SQL statements the nested read costs (in this process, on the bench database, the GraphQL
+ * cache off): for 1, 5 and 10 posts, each read once before it is counted (the first reads the
+ * site's settings). A constant, not a curve: the relations are loaded a batch per level.
+ */
+async function nestedStatements(databaseUrl: string, ids: number[]): Promise<Record<number, number>> {
+  const db = await openDb(databaseUrl);
+  try {
+    const app = createApp({ ...loadConfig({}), databaseUrl, siteUrl: `http://${HOST}`, graphqlCacheEntries: 0, cacheEntries: 0 }, db);
+    const out: Record<number, number> = {};
+    let turn = 0;
+    const read = async (perPage: number) => {
+      return app.fetch(new Request(`http://${HOST}${apqGet(APQ_NESTED(perPage), { exclude: ids[turn++ % ids.length] })}`, { headers: { accept: 'application/json' } }));
+    };
+    for (const perPage of [1, 5, 10]) {
+      const document = APQ_NESTED(perPage);
+      const register = () => app.fetch(new Request(`http://${HOST}/graphql`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: document, variables: { exclude: ids[turn++ % ids.length] }, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(document) } } }) }));
+      const registered = await register();
+      const error = checkNested(registered.status, await registered.text(), perPage);
+      if (error) throw new Error(`the nested read (${perPage} posts): ${error}`);
+      const before = db.statements;
+      const res = await read(perPage);
+      const body = await res.text();
+      out[perPage] = db.statements - before;
+      const again = checkNested(res.status, body, perPage);
+      if (again) throw new Error(`the nested read by hash (${perPage} posts): ${again}`);
+    }
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+function checkNested(status: number, body: string, perPage: number): string | null {
+  if (status !== 200) return `HTTP ${status}: ${body.slice(0, 200)}`;
+  const json = parse(body);
+  if (json?.errors?.length) return `GraphQL errors: ${JSON.stringify(json.errors).slice(0, 200)}`;
+  return json?.data?.posts?.nodes?.length === Math.min(perPage, totalPosts - 1) ? null : `unexpected data: ${body.slice(0, 200)}`;
+}
+
+/** The nested read's SQL statements per database, printed with the tables. */
+const statements: Record<string, Record<number, number>> = {};
 
 // ------------------------------------------------------------------ one database
 
@@ -633,6 +726,9 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       await writes(false);
       return rows;
     }
+    statements[kind] = await nestedStatements(databaseUrl, ids);
+    console.log(`graphql nested read (author, featured image, categories): ${Object.entries(statements[kind]).map(([n, c]) => `${c} SQL statements for ${n} post${n === '1' ? '' : 's'}`).join(', ')}`);
+    await registerApq(service.port, ids[Math.floor(ids.length / 2)]);
     // The ETag of the newest post, for the 304 scenario (If-None-Match of what a client holds).
     const item = await send(service.port, 'GET', `/wp-json/core/v2/posts/${newest}`);
     const etagAt = item.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'etag');
@@ -662,6 +758,15 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       return row;
     };
     const bareBefore = [await bareRun('list', responseFile, LIST, recorded, 'before'), await bareRun('item', itemResponseFile, itemPath, recordedItem, 'before')];
+    if (opts.only === 'graphql') {
+      for (const s of apqScenarios(ids)) rows.push(await measure(service.port, s, 'service', service.proc.pid));
+      await stopProc(service.proc);
+      const bareAfter = await bareRun('list', responseFile, LIST, recorded, 'after');
+      const bareList = (bareBefore[0].reqPerSec + bareAfter.reqPerSec) / 2;
+      for (const r of rows) r.ratioToBare = r.reqPerSec / bareList;
+      rows.push(bareBefore[0], bareAfter);
+      return rows;
+    }
     // The floor: the cold list and item answered by hand-written SQL over this database, run before
     // the service's scenarios and after its reads (the writes then grow the site), the ratios over
     // the mean of the two. Its sample answers must hold the service's records, or its check says so.
@@ -932,8 +1037,10 @@ function printTable(kind: string, rows: Row[]): void {
     'notes: warm = one fixed request, answered from the response cache after the first; cold = a different',
     '  random existing id on every request (lists: exclude=<id> without repeats, later passes add an ignored pass=<n>;',
     '  items: an ignored _=<n> that never repeats), so each reaches the database (X-Cache counts it). 304 = the item',
-    '  with If-None-Match of its ETag (counted as non-2xx). GraphQL (yoga) has no response cache: warm ≈ cold there (warm only reuses the parsed, validated',
-    '  document). RSS = VmRSS summed over the server process tree at the end of each scenario; peak RSS per process',
+    '  with If-None-Match of its ETag (counted as non-2xx). GraphQL warm reads are answered by its own response cache',
+    '  (GRAPHQL_CACHE_ENTRIES; a repeated APQ GET by the hit lane, before yoga runs); "graphql apq get" = the nested',
+    '  read sent as Apollo\'s persisted-queries link sends it (GET with the hash and variables, registered first).',
+    '  RSS = VmRSS summed over the server process tree at the end of each scenario; peak RSS per process',
     '  = the highest VmRSS sampled (every 100 ms) of the primary / each worker while the scenario ran. The load generator',
     '  (autocannon, one thread) runs on the same machine. vs bare = req/s over the bare server replaying the same bytes:',
     '  the item scenarios over the one replaying the item (a smaller answer, so a higher ceiling), the rest over the list,',
@@ -966,11 +1073,14 @@ async function main(): Promise<void> {
       database: kind, date: new Date().toISOString(), node: process.version,
       cpus: cpus().length, cpuModel: cpus()[0]?.model.trim(),
       posts: opts.posts, workers: opts.workers, connections: opts.connections, durationSeconds: opts.duration, warmupSeconds: opts.warmup,
-      firstAnswerMs: firstAnswer[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind], singleCreates: singles[kind],
+      firstAnswerMs: firstAnswer[kind], graphqlNestedStatements: statements[kind], scenarios: rows, uploads: uploads[kind], batchCreates: batches[kind], singleCreates: singles[kind],
       targets: targets.results.filter((t) => t.db === kind || t.db === 'all'),
     }, null, 2) + '\n');
   }
-  for (const kind of kinds) printTable(kind, all[kind]);
+  for (const kind of kinds) {
+    printTable(kind, all[kind]);
+    if (statements[kind]) console.log(`graphql nested read: ${Object.entries(statements[kind]).map(([n, c]) => `${c} SQL statements for ${n} post${n === '1' ? '' : 's'}`).join(', ')}`);
+  }
   targets.print();
   console.log(`\nresults: ${kinds.map((k) => resultsFile(k, opts.posts)).join(', ')} (total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
