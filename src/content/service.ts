@@ -5,7 +5,7 @@ import { recordContentEvent } from './events.js';
 import type { Content, Prisma as PrismaNS } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
 import type { Db, Tx } from '../db/client.js';
-import { cachedCount, columnOrder, pageByPosition } from '../db/list.js';
+import { cachedCount, columnOrder, compareKeys, sortByPosition, type Direction, type SortedList } from '../db/list.js';
 import { CONTENT_COLUMN_NAMES, contentRow, type ReadOptions } from '../db/content-read.js';
 import { binder, placeholder, txStatements, type TxStatements } from '../db/sql.js';
 import { addToTermCounts, recountTermsLast } from './term-counts.js';
@@ -236,23 +236,8 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
   // The scope of a search's plan choice: the list without the full-text match (its own total, cached).
   if (q.search) return searchPage(ctx, site, typeFromWhere(q.where), q.search, { orderby: paging.orderby, order: paging.order, ignoreSticky: paging.ignoreSticky, include: filter.include, slug: filter.slug }, skip, paging.perPage, { scope: () => countContent(ctx, withoutExclude(q.where)) });
   if (q.matchesInMemory) return pageOfMatches(ctx, site, q, paging, filter, skip);
-  if (paging.orderby === 'include' && filter.include?.length) {
-    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
-    const position = new Map(filter.include.map((id, i) => [id, i]));
-    return { ids: pageByPosition(rows, (r) => position.get(r.id), { skip, take: paging.perPage }) };
-  }
-  if (paging.orderby === 'include_slugs' && filter.slug?.length) {
-    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, slug: true } });
-    const position = new Map(filter.slug.map((s, i) => [s, i]));
-    return { ids: pageByPosition(rows, (r) => position.get(r.slug), { skip, take: paging.perPage }) };
-  }
-  if (paging.orderby === 'title') {
-    // MySQL's usual collations order titles without regard to case; neither SQLite nor every
-    // PostgreSQL collation does, so the matches are ordered here (ids and titles only).
-    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, title: true } });
-    const key = (t: string) => t.toLowerCase();
-    return slice(rows.sort((a, b) => dir * (key(a.title) < key(b.title) ? -1 : key(a.title) > key(b.title) ? 1 : a.id - b.id)).map((r) => r.id));
-  }
+  const sorted = await sortedInMemory(ctx, q, paging, filter);
+  if (sorted) return slice(sorted.rows.map((r) => r.id));
   if (paging.orderby === 'relevance' && q.scores) {
     const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
     return slice(rows.map((r) => r.id).sort((a, b) => dir * (q.scores!.get(a)! - q.scores!.get(b)!) || dir * (a - b)));
@@ -271,6 +256,39 @@ export async function orderedPageIds(ctx: Context, site: SiteSettings, q: ListQu
     return { ids: [...head, ...rest.map((r) => r.id)] };
   }
   return null;
+}
+
+/**
+ * Whether a list is ordered by `sortedInMemory`: an include or slug list's order, or titles. A
+ * full-text search orders its own matches, whatever the order (searchPage, pageOfMatches).
+ */
+export function ordersInMemory(q: ListQuery, paging: ListPaging, filter: ListFilter): boolean {
+  if (q.search || q.matchesInMemory) return false;
+  return (paging.orderby === 'include' && !!filter.include?.length) || (paging.orderby === 'include_slugs' && !!filter.slug?.length) || paging.orderby === 'title';
+}
+
+/**
+ * Every match of a list whose order is not a column's, in that order, with its sort key (the id
+ * last): the include or slug list's order, or titles without regard to case. Null for the other
+ * orders. Reads ids and the sort column only.
+ */
+export async function sortedInMemory(ctx: Context, q: ListQuery, paging: ListPaging, filter: ListFilter): Promise<SortedList | null> {
+  if (!ordersInMemory(q, paging, filter)) return null;
+  if (paging.orderby === 'include') {
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true } });
+    const position = new Map(filter.include!.map((id, i) => [id, i]));
+    return sortByPosition(rows, (r) => position.get(r.id));
+  }
+  if (paging.orderby === 'include_slugs') {
+    const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, slug: true } });
+    const position = new Map(filter.slug!.map((s, i) => [s, i]));
+    return sortByPosition(rows, (r) => position.get(r.slug));
+  }
+  // MySQL's usual collations order titles without regard to case; neither SQLite nor every
+  // PostgreSQL collation does, so the matches are ordered here (ids and titles only).
+  const rows = await ctx.prisma.content.findMany({ where: q.where, select: { id: true, title: true } });
+  const dirs: Direction[] = [paging.order, paging.order];
+  return { rows: rows.map((r) => ({ id: r.id, key: [r.title.toLowerCase(), r.id] })).sort((a, b) => compareKeys(dirs, a.key, b.key)), dirs };
 }
 
 /**

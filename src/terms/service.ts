@@ -2,7 +2,7 @@
 import { afterWrite } from '../content/write-hooks.js';
 import type { Prisma as PrismaNS } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { columnOrder, pageByPosition } from '../db/list.js';
+import { columnOrder, sortByPosition, type SortedList } from '../db/list.js';
 import type { Tx } from '../db/client.js';
 import { recountTermsLast } from '../content/term-counts.js';
 import { authStatus, restError } from '../errors.js';
@@ -56,19 +56,25 @@ export function termOrder(orderby: string, order: 'asc' | 'desc'): PrismaNS.Term
   return columnOrder<string>({ id: 'id', name: 'name', slug: 'slug', description: 'description', count: 'count', term_group: 'id' }, orderby, order, 'name');
 }
 
-/** Ids of one page when the order follows the include or slug list. */
-export async function orderedTermIds(ctx: Context, where: Where, orderby: string, f: TermFilter, skip: number, take: number): Promise<number[] | null> {
+/** Every match in the include or slug list's order, with its key (SortedList); null for the column orders. */
+export async function sortedTerms(ctx: Context, where: Where, orderby: string, f: TermFilter): Promise<SortedList | null> {
   if (orderby === 'include' && f.include?.length) {
     const rows = await ctx.prisma.term.findMany({ where, select: { id: true } });
     const pos = new Map(f.include.map((id, i) => [id, i]));
-    return pageByPosition(rows, (r) => pos.get(r.id), { skip, take });
+    return sortByPosition(rows, (r) => pos.get(r.id));
   }
   if (orderby === 'include_slugs' && f.slug?.length) {
     const rows = await ctx.prisma.term.findMany({ where, select: { id: true, slug: true } });
     const pos = new Map(f.slug.map((s, i) => [s, i]));
-    return pageByPosition(rows, (r) => pos.get(r.slug), { skip, take });
+    return sortByPosition(rows, (r) => pos.get(r.slug));
   }
   return null;
+}
+
+/** Ids of one page when the order follows the include or slug list. */
+export async function orderedTermIds(ctx: Context, where: Where, orderby: string, f: TermFilter, skip: number, take: number): Promise<number[] | null> {
+  const sorted = await sortedTerms(ctx, where, orderby, f);
+  return sorted && sorted.rows.slice(skip, skip + take).map((r) => r.id);
 }
 
 export async function findTerm(ctx: Context, taxonomy: Taxonomy, id: number) {

@@ -4,7 +4,7 @@ import { afterWrite } from '../content/write-hooks.js';
 import { createHash } from 'node:crypto';
 import type { Prisma as PrismaNS } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
-import { columnOrder, pageByPosition } from '../db/list.js';
+import { columnOrder, sortByPosition, type SortedList } from '../db/list.js';
 import { CONTENT_TYPES } from '../resources/content-types.js';
 import type { SiteSettings } from '../site/options.js';
 import { setOption } from '../site/options.js';
@@ -127,15 +127,21 @@ export function userListOrder(paging: UserListPaging): PrismaNS.UserOrderByWithR
   return columnOrder<string>(ORDER_COLUMNS, paging.orderby, paging.order, 'displayName');
 }
 
-/** For orderby include / include_slugs: the ids of one page in the order the list gave. */
-export async function orderedUserIds(ctx: Context, where: Where, f: UserListFilter, paging: UserListPaging, skip: number): Promise<number[] | null> {
+/** For orderby include / include_slugs: every match in the order the list gave, with its key (SortedList). */
+export async function sortedUsers(ctx: Context, where: Where, f: UserListFilter, paging: Pick<UserListPaging, 'order' | 'orderby'>): Promise<SortedList | null> {
   if (paging.orderby !== 'include' && paging.orderby !== 'include_slugs') return null;
   const rows = await ctx.prisma.user.findMany({ where, select: { id: true, slug: true } });
   const position = (r: { id: number; slug: string }) => {
     const i = paging.orderby === 'include' ? (f.include ?? []).indexOf(r.id) : (f.slug ?? []).indexOf(r.slug);
     return i < 0 ? undefined : i;
   };
-  return pageByPosition(rows, position, { skip, take: paging.perPage, reverse: paging.order === 'desc' && paging.orderby === 'include' });
+  return sortByPosition(rows, position, paging.order === 'desc' && paging.orderby === 'include');
+}
+
+/** For orderby include / include_slugs: the ids of one page in the order the list gave. */
+export async function orderedUserIds(ctx: Context, where: Where, f: UserListFilter, paging: UserListPaging, skip: number): Promise<number[] | null> {
+  const sorted = await sortedUsers(ctx, where, f, paging);
+  return sorted && sorted.rows.slice(skip, skip + paging.perPage).map((r) => r.id);
 }
 
 // ---------------------------------------------------------------- writes

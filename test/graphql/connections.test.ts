@@ -23,8 +23,9 @@ beforeAll(async () => {
 afterAll(async () => { await site?.close(); });
 
 const ids = (list: { id: number }[]) => list.map((x) => x.id);
-const edgeIds = (c: { edges: { node: { id: number } }[] }) => c.edges.map((e) => e.node.id);
-const CONN = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } }';
+const edgeIds = (c: { edges: { node: { databaseId: number } }[] }) => c.edges.map((e) => e.node.databaseId);
+const dbIds = (list: { databaseId: number }[]) => list.map((x) => x.databaseId);
+const CONN = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { databaseId } }';
 
 async function postsConn(args: Record<string, unknown>, as?: 'administrator') {
   const res = await site.gql(`query($first: Int, $after: String, $last: Int, $before: String, $filter: PostListFilter, $orderby: PostOrderBy, $order: Order) {
@@ -59,7 +60,7 @@ describe('paging', () => {
     expect(tail.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const before = await postsConn({ last: 5, before: tail.pageInfo.startCursor });
     expect(edgeIds(before)).toEqual(rest.slice(-10, -5));
-    // Cursors of edges are positions: the edge after an `after` cursor is the next item.
+    // Every edge's cursor pages from its item: the edge after an `after` cursor is the next item.
     const head = await postsConn({ first: 3 });
     const next = await postsConn({ first: 2, after: head.edges[1].cursor });
     expect(edgeIds(next)).toEqual(rest.slice(2, 4));
@@ -110,12 +111,12 @@ describe('filters and orders are the collection\'s', () => {
 
   it('terms and users as well', async () => {
     const restCats = await site.req('GET', '/core/v2/categories?per_page=100&orderby=id');
-    const cq = await site.gql('{ categoriesConnection(first: 100, orderby: ID) { totalCount nodes { id } } }');
-    expect(ids(cq.data.categoriesConnection.nodes)).toEqual(ids(restCats.body));
+    const cq = await site.gql('{ categoriesConnection(first: 100, orderby: ID) { totalCount nodes { databaseId } } }');
+    expect(dbIds(cq.data.categoriesConnection.nodes)).toEqual(ids(restCats.body));
     expect(cq.data.categoriesConnection.totalCount).toBe(Number(restCats.headers.get('x-wp-total')));
     const restUsers = await site.req('GET', '/core/v2/users?per_page=100', { as: 'administrator' });
-    const uq = await site.gql('{ usersConnection(last: 2) { totalCount nodes { id } } }', {}, { as: 'administrator' });
-    expect(ids(uq.data.usersConnection.nodes)).toEqual(ids(restUsers.body).slice(-2));
+    const uq = await site.gql('{ usersConnection(last: 2) { totalCount nodes { databaseId } } }', {}, { as: 'administrator' });
+    expect(dbIds(uq.data.usersConnection.nodes)).toEqual(ids(restUsers.body).slice(-2));
     const pq = await site.gql('{ pagesConnection { totalCount } mediaItemsConnection { totalCount } tagsConnection { totalCount } }');
     expect(pq.errors).toBeUndefined();
     expect(pq.data.pagesConnection.totalCount).toBe(Number((await site.req('GET', '/core/v2/pages')).headers.get('x-wp-total')));

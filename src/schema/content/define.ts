@@ -5,11 +5,11 @@ import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
 import { listArgs, listFilterInput, resourceInput } from '../resource-types.js';
-import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
+import { connectionArgs, connectionType, keysetConnection, positionConnection, sortedConnection, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
 import type { PrismaObjectRef } from '@pothos/plugin-prisma';
-import { absOffset } from '../../db/list.js';
+import { absOffset, keyColumns, type SortedList } from '../../db/list.js';
 import { ANSWER_ROWS, contentRows } from '../../db/content-read.js';
 import type { Content } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
@@ -18,7 +18,7 @@ import type PrismaTypes from '../../generated/pothos-types.js';
 export type ContentRef = PrismaObjectRef<typeof builder extends { $inferSchemaTypes: infer T } ? T : never, PrismaTypes['Content']>;
 import {
   checkDelete, checkReadItem, checkStatusFilter, countContent, deleteContent, listOrder, listWhere,
-  orderedPageIds, readableRows, saveContent, trashContent, createdAsRead,
+  orderedPageIds, ordersInMemory, readableRows, saveContent, sortedInMemory, trashContent, createdAsRead,
   type ContentInput, type ListFilter, type ListPaging, type WrittenContent,
 } from '../../content/service.js';
 import { primeNoRevisions, primeTermSlugs } from '../../content/fields.js';
@@ -132,25 +132,36 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
       resolve: async (_root, rawArgs, ctx) => {
         const args = rawArgs as ListArgs & ConnectionArgs;
         const { filter, site, q, paging } = await prepareList(ctx, args, { page: 1, perPage: 1 }, listType);
-        let counted: Promise<number> | undefined;
-        // A full-text list is counted by the statement that cuts its page.
-        const total = () => (counted ??= q.search || q.matchesInMemory
-          ? orderedPageIds(ctx, site, q, paging, filter, 0).then((o) => o!.total!)
-          : countContent(ctx, q.where));
-        const window = await windowOf(args, total);
-        const ordered = window.size ? await orderedPageIds(ctx, site, q, { ...paging, perPage: window.size }, filter, window.start) : null;
-        if (ordered?.total !== undefined) counted ??= Promise.resolve(ordered.total);
-        const rows = memoRows(async (query) => {
-          if (!window.size) return [];
-          if (ordered) {
-            const found = await contentRows<Content>(ctx, { ...query, where: { id: { in: ordered.ids } } });
-            return inOrder(ordered.ids, await readableRows(ctx, found), window.start);
-          }
-          const found = await contentRows<Content>(ctx, { ...query, where: q.where, orderBy: listOrder(paging), skip: window.start, take: window.size });
-          const readable = new Set(await readableRows(ctx, found));
-          return found.map((row, i) => ({ row, position: window.start + i })).filter((e) => readable.has(e.row));
-        });
-        return { window, total, rows } satisfies ConnectionShape;
+        const order = `${d.type}:${paging.orderby}:${paging.order}`;
+        const readByIds = async (query: object, ids: number[]) => readableRows(ctx, await contentRows<Content>(ctx, { ...query, where: { id: { in: ids } } }));
+        if (ordersInMemory(q, paging, filter)) {
+          let sorted: Promise<SortedList> | undefined;
+          const list = () => (sorted ??= sortedInMemory(ctx, q, paging, filter).then((l) => l!));
+          return sortedConnection(args, order, list, { width: 2, total: () => countContent(ctx, q.where), readByIds });
+        }
+        const sticky = paging.ignoreSticky === false && site.stickyPosts.length > 0;
+        if (q.search || q.matchesInMemory || (paging.orderby === 'relevance' && q.scores) || sticky) {
+          // No key follows these orders: positions, cut by the list code as a REST page is.
+          let counted: Promise<number> | undefined;
+          // A full-text list is counted by the statement that cuts its page.
+          const total = () => (counted ??= q.search || q.matchesInMemory
+            ? orderedPageIds(ctx, site, q, paging, filter, 0).then((o) => o!.total!)
+            : countContent(ctx, q.where));
+          return positionConnection(args, `${order}:${q.search || q.matchesInMemory ? 'search' : sticky ? 'sticky' : 'relevance'}`, {
+            total, readByIds,
+            page: async (start, size) => {
+              const ordered = (await orderedPageIds(ctx, site, q, { ...paging, perPage: size }, filter, start))!;
+              if (ordered.total !== undefined) counted ??= Promise.resolve(ordered.total);
+              return ordered.ids;
+            },
+          });
+        }
+        const orderBy = listOrder(paging) as object[];
+        return keysetConnection<Content>(args, {
+          order, orderBy, columns: keyColumns('Content', orderBy),
+          read: (query, bound, by, take) => contentRows<Content>(ctx, { ...query, where: { AND: [q.where, bound] }, orderBy: by, take }),
+          readable: (rows) => readableRows(ctx, rows),
+        }, () => countContent(ctx, q.where)) as ConnectionShape;
       },
     }),
   }));

@@ -1,15 +1,15 @@
 // Taxonomies (categories, tags and the site's own): variants of the Term model with their queries and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
-import { absOffset, cachedCount } from '../../db/list.js';
+import { absOffset, cachedCount, keyColumns, type SortedList } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
 import type { Context } from '../../context.js';
 import { TAXONOMIES } from '../../resources/terms.js';
 import type { ListDef, ResourceDef } from '../../resources/define.js';
 import { listArgs, listFilterInput, resourceFields, resourceInput } from '../resource-types.js';
-import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
-import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from '../../terms/service.js';
+import { connectionArgs, connectionType, keysetConnection, sortedConnection, type ConnectionArgs, type ConnectionShape } from '../connections.js';
+import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, saveTerm, sortedTerms, termAncestorSlugs, termOrder, termWhere, type Taxonomy, type TermFilter, type TermInput } from '../../terms/service.js';
 
 const termObject = (resource: ResourceDef) => builder.prismaObject('Term', {
   variant: resource.name,
@@ -70,16 +70,19 @@ function defineTaxonomy(taxonomy: Taxonomy, name: string, plural: string, ref: T
         if (filter.post != null) await checkPostForTerms(ctx, filter.post);
         const where = termWhere(taxonomy, filter, ctx.db.provider);
         const total = () => cachedCount(ctx, 'term', where);
-        const window = await windowOf(args, total);
         const orderby = args.orderby ?? 'name';
-        const ids = window.size ? await orderedTermIds(ctx, where, orderby, filter, window.start, window.size) : [];
-        const rows = memoRows(async (query) => {
-          if (!window.size) return [];
-          if (ids) return inOrder(ids, await ctx.prisma.term.findMany({ ...query, where: { id: { in: ids } } }), window.start);
-          const found = await ctx.prisma.term.findMany({ ...query, where, orderBy: termOrder(orderby, args.order === 'desc' ? 'desc' : 'asc'), skip: window.start, take: window.size });
-          return found.map((row, i) => ({ row, position: window.start + i }));
-        });
-        return { window, total, rows } satisfies ConnectionShape;
+        const dir = args.order === 'desc' ? 'desc' : 'asc';
+        const order = `${taxonomy}:${orderby}:${dir}`;
+        if ((orderby === 'include' && filter.include?.length) || (orderby === 'include_slugs' && filter.slug?.length)) {
+          let sorted: Promise<SortedList> | undefined;
+          const list = () => (sorted ??= sortedTerms(ctx, where, orderby, filter).then((l) => l!));
+          return sortedConnection(args, order, list, { width: 2, total, readByIds: (query, ids) => ctx.prisma.term.findMany({ ...query, where: { id: { in: ids } } }) as Promise<Term[]> });
+        }
+        const orderBy = termOrder(orderby, dir) as object[];
+        return keysetConnection<Term>(args, {
+          order, orderBy, columns: keyColumns('Term', orderBy),
+          read: (query, bound, by, take) => ctx.prisma.term.findMany({ ...query, where: { AND: [where, bound] }, orderBy: by, take } as never) as Promise<Term[]>,
+        }, total) as ConnectionShape;
       },
     }),
     [lower]: t.prismaField({

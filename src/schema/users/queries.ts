@@ -1,14 +1,14 @@
 // User queries: one user (or the caller), and a page of a filtered list with its totals.
 import { builder } from '../builder.js';
 import { restError } from '../../errors.js';
-import type { Prisma as PrismaNS } from '../../generated/sqlite/client.js';
+import type { Prisma as PrismaNS, User } from '../../generated/sqlite/client.js';
 import { UserRef } from './types.js';
-import { absOffset, cachedCount } from '../../db/list.js';
+import { absOffset, cachedCount, keyColumns, type SortedList } from '../../db/list.js';
 import { listArgs, listFilterInput } from '../resource-types.js';
-import { connectionArgs, connectionType, inOrder, memoRows, windowOf, type ConnectionArgs, type ConnectionShape } from '../connections.js';
+import { connectionArgs, connectionType, keysetConnection, sortedConnection, type ConnectionArgs, type ConnectionShape } from '../connections.js';
 import { UserList as UserListDef } from '../../resources/users.js';
 import {
-  checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, userListOrder, userListWhere,
+  checkReadUser, checkUserListAccess, orderedUserIds, resolveUserId, sortedUsers, userListOrder, userListWhere,
   type UserListFilter as Filter, type UserListPaging,
 } from '../../users/service.js';
 
@@ -49,16 +49,18 @@ builder.queryFields((t) => ({
       checkUserListAccess(ctx, filter, orderby);
       const where = userListWhere(ctx, filter);
       const total = () => countUsers(ctx, where);
-      const window = await windowOf(args, total);
-      const paging: UserListPaging = { page: 1, perPage: window.size, order: args.order === 'desc' ? 'desc' : 'asc', orderby };
-      const ids = window.size ? await orderedUserIds(ctx, where, filter, paging, window.start) : [];
-      const rows = memoRows(async (query) => {
-        if (!window.size) return [];
-        if (ids) return inOrder(ids, await ctx.prisma.user.findMany({ ...query, where: { id: { in: ids } } }), window.start);
-        const found = await ctx.prisma.user.findMany({ ...query, where, orderBy: userListOrder(paging), skip: window.start, take: window.size });
-        return found.map((row, i) => ({ row, position: window.start + i }));
-      });
-      return { window, total, rows } satisfies ConnectionShape;
+      const paging = { order: args.order === 'desc' ? 'desc' : 'asc', orderby } as const;
+      const order = `user:${orderby}:${paging.order}`;
+      if (orderby === 'include' || orderby === 'include_slugs') {
+        let sorted: Promise<SortedList> | undefined;
+        const list = () => (sorted ??= sortedUsers(ctx, where, filter, paging).then((l) => l!));
+        return sortedConnection(args, order, list, { width: 2, total, readByIds: (query, ids) => ctx.prisma.user.findMany({ ...query, where: { id: { in: ids } } }) as Promise<User[]> });
+      }
+      const orderBy = userListOrder({ ...paging, page: 1, perPage: 1 }) as object[];
+      return keysetConnection<User>(args, {
+        order, orderBy, columns: keyColumns('User', orderBy),
+        read: (query, bound, by, take) => ctx.prisma.user.findMany({ ...query, where: { AND: [where, bound] }, orderBy: by, take } as never) as Promise<User[]>,
+      }, total) as ConnectionShape;
     },
   }),
   user: t.prismaField({
