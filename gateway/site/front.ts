@@ -1,16 +1,19 @@
-// The site's public pages for anonymous readers: the home page (latest posts), every permalink the
-// REST `link` field prints, the embed card oEmbed points to, and an HTML 404 for the rest. Every
-// page advertises the REST API (Link header and <link>), as WordPress's front end does, so clients
-// can discover it from the site's address. Pages are the same for everyone (no cookies are read),
-// so they share the anonymous response cache.
+// The site's public pages for anonymous readers: the lists of posts (the home page, term archives
+// and author pages, each in pages), every permalink the REST `link` field prints, the embed card
+// oEmbed points to, and an HTML 404 for the rest (docs/site-front.md). Every page advertises the
+// REST API (Link header and <link>), as WordPress's front end does, so clients can discover it
+// from the site's address; a term's or an author's page links its REST record too. Pages are the
+// same for everyone (no cookies are read), so they share the anonymous response cache.
 import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { createContext, type Context, type MediaServices } from '../../src/context.js';
 import type { SiteSettings } from '../../src/site/options.js';
-import { contentTypeOf, permalink, POST_TYPE } from '../../src/resources/content-types.js';
+import { contentTypeOf, permalink } from '../../src/resources/content-types.js';
+import { ancestorSlugs } from '../../src/content/fields.js';
+import { TAXONOMIES } from '../../src/resources/terms.js';
 import type { ResponseCache } from '../cache.js';
-import { ITEM_SELECT, embedUrl, isProtected, publiclyViewable, resolveUrl, type FoundItem } from '../../src/site/resolve.js';
-import { embedPage, homePage, methodNotAllowedPage, notFoundPage, singlePage } from './html.js';
+import { ITEM_SELECT, LIST_ORDER, embedUrl, isProtected, pageLink, publiclyViewable, resolveAddress, type FoundItem, type ListResolution } from '../../src/site/resolve.js';
+import { embedPage, listPage, methodNotAllowedPage, notFoundPage, singlePage, type ListSubject } from './html.js';
 import { featuredAttachment, fileUrl, pictureOf } from '../../src/site/media-urls.js';
 import { buildHead, type HeadTarget } from '../../src/seo/head/head.js';
 
@@ -30,9 +33,6 @@ export interface SiteFrontOptions {
   /** Deployment B: pages print the SEO head (src/seo/head) instead of their plain title. */
   seoHead?: boolean;
 }
-
-/** Posts on the home page. */
-export const HOME_POSTS = 10;
 
 const lowerEscapes = (path: string) => path.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 
@@ -61,22 +61,53 @@ export function createSiteFront(o: SiteFrontOptions) {
 
   /** The SEO head's HTML for the page, in deployment B. */
   const seo = async (ctx: Context, target: HeadTarget) => (o.seoHead ? (await buildHead(ctx, target)).html : undefined);
+  /**
+   * A list's SEO head, when the head knows its object: it has no archive of the content model's
+   * taxonomies, nor of an author whose published items are no posts, and a page that exists keeps
+   * its plain title rather than a "not found" head.
+   */
+  const listSeo = async (ctx: Context, target: HeadTarget) => {
+    if (!o.seoHead) return undefined;
+    const head = await buildHead(ctx, target);
+    return head.status === 200 ? head.html : undefined;
+  };
 
   const notFound = async (ctx: Context, site: SiteSettings) => respond(404, notFoundPage(site, apiRoot, await seo(ctx, { kind: '404' })));
 
-  async function home(ctx: Context, site: SiteSettings): Promise<SiteResponse> {
-    // One statement: the page needs no author, terms or counts.
+  /**
+   * A page of a list of posts. One statement for its rows (one more than a page, which tells
+   * whether an older page follows), and none per post: the list prints no author, terms or counts.
+   */
+  async function list(ctx: Context, site: SiteSettings, found: ListResolution): Promise<SiteResponse> {
+    const per = site.postsPerPage;
     const rows = await ctx.prisma.content.findMany({
-      where: { type: POST_TYPE.type, status: 'publish' },
-      orderBy: [{ date: 'desc' }, { id: 'desc' }],
-      take: HOME_POSTS,
-      select: { ...ITEM_SELECT, author: false },
+      where: found.where, orderBy: LIST_ORDER, skip: (found.page - 1) * per, take: per + 1, select: { ...ITEM_SELECT, author: false },
     });
-    const posts = rows.map((row) => {
+    const shown = rows.slice(0, per);
+    // Items of a tree (the model's hierarchical types) link through their ancestors: one statement per level, not per item.
+    const chains = await Promise.all(shown.map((row) => ancestorSlugs(ctx, row)));
+    const posts = shown.map((row, i) => {
       const full = { ...row, author: { displayName: '', slug: '' } };
-      return { row: full, permalink: permalink(site, row), isProtected: isProtected(full) };
+      return { row: full, permalink: permalink(site, row, chains[i]), isProtected: isProtected(full) };
     });
-    return respond(200, homePage(site, apiRoot, posts, await seo(ctx, { kind: 'home' })));
+    let subject: ListSubject = { kind: 'home' };
+    let restItem: string | undefined;
+    if (found.kind === 'term') {
+      const { term, taxonomy } = found;
+      const singularLabel = TAXONOMIES.find((t) => t.taxonomy === taxonomy.taxonomy)?.singularName ?? taxonomy.taxonomy;
+      subject = { kind: 'term', taxonomy: taxonomy.taxonomy, singularLabel, id: term.id, slug: term.slug, name: term.name };
+      restItem = `${apiRoot}core/v2/${taxonomy.restBase}/${term.id}`;
+    } else if (found.kind === 'author') {
+      subject = { kind: 'author', id: found.user.id, slug: found.user.slug, name: found.user.displayName };
+      restItem = `${apiRoot}core/v2/users/${found.user.id}`;
+    }
+    const h = {
+      apiRoot, restItem,
+      prev: found.page > 1 ? pageLink(found.base, found.page - 1) : undefined,
+      next: rows.length > per ? pageLink(found.base, found.page + 1) : undefined,
+      seo: await listSeo(ctx, found.kind === 'home' ? { kind: 'home' } : found.kind === 'term' ? { kind: 'term', id: found.term.id } : { kind: 'user', id: found.user.id }),
+    };
+    return respond(200, listPage(site, h, subject, found.page, posts), {}, restItem ? [`<${restItem}>; rel="alternate"; title="JSON"; type="application/json"`] : []);
   }
 
   async function single(ctx: Context, site: SiteSettings, item: FoundItem): Promise<SiteResponse> {
@@ -95,8 +126,14 @@ export function createSiteFront(o: SiteFrontOptions) {
   }
 
   async function page(ctx: Context, site: SiteSettings, url: URL): Promise<SiteResponse> {
-    const found = await resolveUrl(ctx, site, url);
-    if (found.kind === 'home') return home(ctx, site);
+    const found = await resolveAddress(ctx, site, url);
+    if (found.kind === 'home' || found.kind === 'term' || found.kind === 'author') {
+      // As WordPress's canonical redirect: a plain query (?cat=, ?author=, ?paged=) moves to the
+      // list's pretty address, and so does a path spelled another way (a category without its
+      // parents, /page/1/, no trailing slash).
+      if (found.form === 'plain' || lowerEscapes(url.pathname) !== lowerEscapes(new URL(found.link).pathname)) return redirect(site, found.link);
+      return list(ctx, site, found);
+    }
     if (found.kind === 'none' || !(await publiclyViewable(ctx, found.item.row))) return notFound(ctx, site);
     const item = found.item;
     const canonical = item.embed ? embedUrl(item.permalink) : item.permalink;

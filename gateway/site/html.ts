@@ -16,6 +16,9 @@ export interface Head {
   /** The item's permalink: canonical link and the oEmbed discovery links. */
   permalink?: string;
   robots?: string;
+  /** A list's neighbouring pages (rel="prev": newer posts, rel="next": older ones). */
+  prev?: string;
+  next?: string;
   /** Deployment B: the SEO head (title, meta, canonical, JSON-LD) printed instead of the plain title, robots and canonical. */
   seo?: string;
 }
@@ -66,6 +69,8 @@ function head(h: Head): string {
       `<link rel="alternate" title="oEmbed (JSON)" type="application/json+oembed" href="${escHtml(oembedEndpoint(h.apiRoot, h.permalink))}">`,
       `<link rel="alternate" title="oEmbed (XML)" type="text/xml+oembed" href="${escHtml(oembedEndpoint(h.apiRoot, h.permalink, true))}">`,
     ] : []),
+    ...(h.prev ? [`<link rel="prev" href="${escHtml(h.prev)}">`] : []),
+    ...(h.next ? [`<link rel="next" href="${escHtml(h.next)}">`] : []),
   ];
   return lines.join('\n');
 }
@@ -102,16 +107,66 @@ function timeTag(row: FrontRow): string {
   return `<time datetime="${row.dateGmt.toISOString().replace(/\.\d{3}Z$/, 'Z')}">${displayDate(row.date)}</time>`;
 }
 
-/** The latest posts, each with its title, date and excerpt (or the protected notice). */
-export function homePage(site: SiteSettings, apiRoot: string, posts: { row: FrontRow; permalink: string; isProtected: boolean }[], seo?: string): string {
-  const items = posts.map(({ row, permalink, isProtected }) => `<article class="post-${row.id} type-post">
+/** A post as a list shows it. */
+export interface ListEntry { row: FrontRow; permalink: string; isProtected: boolean }
+
+/** What a list page is about: the home page's posts, a term's, or an author's. Names are plain text. */
+export type ListSubject =
+  | { kind: 'home' }
+  | { kind: 'term'; taxonomy: string; singularLabel: string; id: number; slug: string; name: string }
+  | { kind: 'author'; id: number; slug: string; name: string };
+
+/** The archive title prefix WordPress's get_the_archive_title() gives each kind. */
+function archivePrefix(subject: Exclude<ListSubject, { kind: 'home' }>): string {
+  if (subject.kind === 'author') return 'Author:';
+  if (subject.taxonomy === 'category') return 'Category:';
+  if (subject.taxonomy === 'post_tag') return 'Tag:';
+  return `${subject.singularLabel}:`;
+}
+
+/** Body classes as WordPress's body_class() gives these pages (`archive category category-news category-3 paged paged-2 category-paged-2`). */
+function listClasses(subject: ListSubject, page: number): string {
+  const classes = subject.kind === 'home' ? ['home', 'blog'] : ['archive'];
+  let kind = '';
+  if (subject.kind === 'author') kind = 'author';
+  else if (subject.kind === 'term') kind = subject.taxonomy === 'category' ? 'category' : subject.taxonomy === 'post_tag' ? 'tag' : '';
+  if (subject.kind === 'term' && !kind) classes.push(`tax-${subject.taxonomy}`, `term-${subject.slug}`, `term-${subject.id}`);
+  else if (subject.kind !== 'home') classes.push(kind, `${kind}-${subject.slug}`, `${kind}-${subject.id}`);
+  if (page > 1) classes.push('paged', `paged-${page}`, ...(kind ? [`${kind}-paged-${page}`] : []));
+  return escHtml(classes.join(' '));
+}
+
+/**
+ * A page of a list of posts: the home page, a term's archive or an author's page. Each post shows
+ * its title, date and excerpt (or the protected notice); newer and older pages are linked below
+ * the list and in <head>, as rel="prev" and rel="next".
+ */
+export function listPage(site: SiteSettings, h: Omit<Head, 'title'>, subject: ListSubject, page: number, posts: ListEntry[]): string {
+  const items = posts.map(({ row, permalink, isProtected }) => `<article class="post-${row.id} type-${escHtml(row.type)}">
 <h2 class="entry-title"><a href="${escHtml(permalink)}" rel="bookmark">${titleHtml(row, isProtected)}</a></h2>
 <p class="entry-meta">${timeTag(row)}</p>
 <div class="entry-summary">${isProtected ? LOCKED : excerptHtml(row)}</div>
 </article>`);
-  const main = items.length ? items.join('\n') : '<p>Nothing has been published yet.</p>';
-  const title = site.description ? `${siteTitle(site)} &#8211; ${escHtml(site.description)}` : siteTitle(site);
-  return document({ title, apiRoot, seo }, 'home blog', chrome(site, main));
+  const nav = h.prev || h.next
+    ? [`<nav class="navigation posts-navigation" aria-label="Posts">`,
+      ...(h.next ? [`<p class="nav-previous"><a href="${escHtml(h.next)}">Older posts</a></p>`] : []),
+      ...(h.prev ? [`<p class="nav-next"><a href="${escHtml(h.prev)}">Newer posts</a></p>`] : []),
+      '</nav>'].join('\n')
+    : '';
+  // The document title as wp_get_document_title(): what the page is, its page number, then the
+  // site's description on the home page or the site's name elsewhere.
+  const pageNumber = page > 1 ? [`Page ${page}`] : [];
+  let title: string;
+  let header = '';
+  if (subject.kind === 'home') {
+    title = [siteTitle(site), ...pageNumber, ...(site.description ? [escHtml(site.description)] : [])].join(' &#8211; ');
+  } else {
+    title = [escHtml(subject.name), ...pageNumber, siteTitle(site)].join(' &#8211; ');
+    header = `<header class="page-header">\n<h1 class="page-title">${escHtml(archivePrefix(subject))} <span>${escHtml(subject.name)}</span></h1>\n</header>\n`;
+  }
+  const empty = subject.kind === 'home' ? '<p>Nothing has been published yet.</p>' : '<p>Nothing has been published here yet.</p>';
+  const main = `${header}${items.length ? items.join('\n') : empty}${nav ? `\n${nav}` : ''}`;
+  return document({ ...h, title }, listClasses(subject, page), chrome(site, main));
 }
 
 /** A post, a page or an attachment on its own. */

@@ -17,6 +17,8 @@ export interface SiteSettings extends SiteClock {
   defaultPingStatus: string;
   defaultCategory: number;
   stickyPosts: number[];
+  /** Posts on each page of a list (the home page, archives): WordPress's posts_per_page. */
+  postsPerPage: number;
   /** Key for application-password hashes; never leaves the server. */
   siteKey: string;
 }
@@ -35,6 +37,7 @@ export const OPTION_DEFAULTS: Record<string, unknown> = {
   default_ping_status: 'open',
   default_category: 1,
   sticky_posts: [],
+  posts_per_page: 10,
   site_key: '',
 };
 
@@ -73,6 +76,8 @@ async function load(db: Db): Promise<SiteSettings> {
     defaultPingStatus: String(o.default_ping_status),
     defaultCategory: Number(o.default_category) || 0,
     stickyPosts: Array.isArray(o.sticky_posts) ? o.sticky_posts.map(Number) : [],
+    // A positive whole number; anything else (WordPress's -1, "show all", included) keeps the default.
+    postsPerPage: Number.isInteger(Number(o.posts_per_page)) && Number(o.posts_per_page) > 0 ? Number(o.posts_per_page) : 10,
     siteKey: String(o.site_key),
   };
 }

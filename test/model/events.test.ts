@@ -274,6 +274,25 @@ describe('the rest of the site', () => {
     expect((await site.req('GET', `${SITE}/events/no-such-event/`)).status).toBe(404);
   });
 
+  it('serves a taxonomy\'s archive at its permalink base, with its children\'s events, and its plain query moves there', async () => {
+    expect(parentCat.link).toBe(`${SITE}/event_category/tech-talks/`);
+    const res = await site.req('GET', parentCat.link);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.text).toContain('<h1 class="page-title">Event category: <span>Tech talks</span></h1>');
+    expect(res.text).toContain(`<body class="archive tax-event_category term-tech-talks term-${parentCat.id}">`);
+    // The meetup is in the term and in its child: listed once.
+    expect(res.text.match(new RegExp(`<article class="post-${meetup.id} type-event">`, 'g'))).toHaveLength(1);
+    expect(res.text).toContain(`<a href="${SITE}/events/node-meetup/" rel="bookmark">`);
+    expect(res.text).not.toContain('Kitchen conference');
+    expect(res.headers.get('link')).toContain(`<${API}/core/v2/event-categories/${parentCat.id}>; rel="alternate"; title="JSON"; type="application/json"`);
+    const plain = await site.req('GET', `${SITE}/?event_category=cooking`);
+    expect(plain.status).toBe(301);
+    expect(plain.headers.get('location')).toBe(otherCat.link);
+    expect((await site.req('GET', otherCat.link)).text).toContain('Kitchen conference');
+    expect((await site.req('GET', `${SITE}/event_category/javascript/`)).headers.get('location')).toBe(childCat.link);
+    expect((await site.req('GET', `${SITE}/event_category/no-such-term/`)).status).toBe(404);
+  });
+
   it('exports events and their terms in both formats', async () => {
     const wxr = await site.req('GET', '/block-editor/v1/export', { as: 'administrator' });
     expect(wxr.status, wxr.text.slice(0, 300)).toBe(200);
