@@ -403,7 +403,7 @@ const gqlList = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { total nodes { id title { rendered } date } } }` });
 
 /** Ten posts with their author, featured media and categories: the nested GraphQL read. */
-const NESTED_SELECTION = 'id title { rendered } authorNode { name } featuredMediaNode { sourceUrl } categoryNodes { name }';
+const NESTED_SELECTION = 'id title { rendered } author { node { name } } featuredImage { node { sourceUrl } } categories { nodes { name } }';
 const gqlNested = (exclude: number) =>
   JSON.stringify({ query: `{ posts(perPage: 10, filter: {exclude: [${exclude}]}) { nodes { ${NESTED_SELECTION} } } }` });
 

@@ -82,7 +82,7 @@ export function inputOf(r: ResourceDef, params: Params): Record<string, unknown>
     if (value === undefined) continue;
     if (f.fromRest) value = f.fromRest(value, rest);
     if (value === undefined) continue;
-    input[name] = enumNamed(f, value);
+    input[f.inputName ?? name] = enumNamed(f, value);
   }
   return input;
 }

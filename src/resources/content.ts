@@ -53,7 +53,7 @@ const viewer = (fn: (ctx: Context, p: Row) => boolean) => (p: Row, _a: unknown, 
 
 /** The fields every post-like type has, in the order WordPress prints them. */
 const postFields: Record<string, FieldDef> = {
-  id: { kind: 'integer', description: 'Unique identifier for the post.', contexts: ALL_CONTEXTS, readonly: true },
+  databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'The id REST uses (in its routes and `id` fields); `id` is the global id.', description: 'Unique identifier for the post.', contexts: ALL_CONTEXTS, readonly: true },
   date: {
     kind: 'date-time', nullable: false, acceptsNull: true, description: "The date the post was published, in the site's timezone.",
     graphqlDescription: "Publication date on the site's clock. On write: site time, or with an offset; null makes a draft's date float again.",
@@ -115,8 +115,8 @@ const postFields: Record<string, FieldDef> = {
       return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length, () => cachedRender('content', p.content, () => renderContent(p.content)))), ctx, p, locked), isProtected: !!p.password };
     },
   },
-  author: { kind: 'integer', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
-  featuredMedia: { kind: 'integer', description: 'The ID of the featured media for the post.', contexts: ALL_CONTEXTS },
+  authorDatabaseId: { kind: 'integer', rest: 'author', inputName: 'author', graphqlDescription: 'Id of the author (REST: `author`); `author { node }` is the user.', description: 'The ID for the author of the post.', contexts: ALL_CONTEXTS, column: 'authorId' },
+  featuredImageDatabaseId: { kind: 'integer', rest: 'featured_media', inputName: 'featuredMedia', column: 'featuredMedia', graphqlDescription: 'Id of the featured image, 0 for none (REST: `featured_media`); `featuredImage { node }` is the media item.', description: 'The ID of the featured media for the post.', contexts: ALL_CONTEXTS },
   commentStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not comments are open on the post.', contexts: VIEW_EDIT },
   pingStatus: { kind: 'enum', enum: DiscussionStatus, description: 'Whether or not the post can be pinged.', contexts: VIEW_EDIT },
   sticky: {
@@ -135,8 +135,8 @@ const postFields: Record<string, FieldDef> = {
     select: footnotesSelect, ownsRelation: true,
     resolve: (p: Row, _a: unknown, ctx: Context) => withFootnotes(ctx, p, (meta) => ({ footnotes: meta.find((m) => m.key === 'footnotes')?.value ?? '' })),
   },
-  categories: termsField('category'),
-  tags: termsField('post_tag'),
+  categoryDatabaseIds: { ...termsField('category'), rest: 'categories', inputName: 'categories', graphqlDescription: 'Ids of the categories (REST: `categories`); `categories` is the connection to them.' },
+  tagDatabaseIds: { ...termsField('post_tag'), rest: 'tags', inputName: 'tags', graphqlDescription: 'Ids of the tags (REST: `tags`); `tags` is the connection to them.' },
   permalinkTemplate: {
     kind: 'string', description: 'Permalink template for the post.', contexts: EDIT, readonly: true,
     resolve: async (p: Row, _a: unknown, ctx: Context) => permalinkTemplate(await ctx.site(), p.type, await ancestorSlugs(ctx, p)),
@@ -163,16 +163,16 @@ export const PostResource = defineResource({ name: 'Post', title: 'post', descri
 
 export const PageResource = deriveResource(PostResource, {
   name: 'Page', title: 'page', description: 'A static page, possibly under a parent page.',
-  omit: ['sticky', 'format', 'categories', 'tags'],
+  omit: ['sticky', 'format', 'categoryDatabaseIds', 'tagDatabaseIds'],
   fields: {
-    parent: {
-      kind: 'integer', description: 'The ID for the parent of the post.', contexts: VIEW_EDIT, linkData: '_parent',
-      graphqlDescription: 'Id of the parent page; 0 for none.', resolve: (p: Row) => p.parentId ?? 0,
+    parentDatabaseId: {
+      kind: 'integer', rest: 'parent', inputName: 'parent', description: 'The ID for the parent of the post.', contexts: VIEW_EDIT, linkData: '_parent',
+      graphqlDescription: 'Id of the parent page, 0 for none (REST: `parent`); `parent { node }` is the page.', resolve: (p: Row) => p.parentId ?? 0,
     },
     menuOrder: { kind: 'integer', description: 'The order of the post in relation to other posts.', contexts: VIEW_EDIT },
     classList: { ...postFields.classList, select: undefined, ownsRelation: undefined, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, false) },
   },
-  after: { parent: 'featuredMedia', menuOrder: 'parent' },
+  after: { parentDatabaseId: 'featuredImageDatabaseId', menuOrder: 'parentDatabaseId' },
 });
 
 // ---------------------------------------------------------------- collections
@@ -306,17 +306,17 @@ if (pageMeta) PageResource.fields.meta = customMetaField(pageMeta);
 /** The fields of a type of the site's model: a post's, less what it does not support, plus its taxonomies and fields. */
 export function customResource(d: ContentTypeDescriptor): ResourceDef {
   const meta = customMetaOf(d);
-  const taxonomyFields = Object.fromEntries(d.supports.taxonomies.map((t) => [gqlKey(t.restBase), { ...termsField(t.taxonomy), rest: t.restBase }]));
-  const pageFields: Record<string, FieldDef> = d.supports.pageAttributes ? { parent: PageResource.fields.parent, menuOrder: PageResource.fields.menuOrder } : {};
+  const taxonomyFields = Object.fromEntries(d.supports.taxonomies.map((t) => [`${gqlKey(t.restBase)}DatabaseIds`, { ...termsField(t.taxonomy), rest: t.restBase, inputName: gqlKey(t.restBase), graphqlDescription: `Ids of the ${t.taxonomy} terms (REST: \`${t.restBase}\`); \`${gqlKey(t.restBase)}\` is the connection to them.` }]));
+  const pageFields: Record<string, FieldDef> = d.supports.pageAttributes ? { parentDatabaseId: PageResource.fields.parentDatabaseId, menuOrder: PageResource.fields.menuOrder } : {};
   return deriveResource(PostResource, {
     name: d.graphqlName, title: d.type, description: d.custom?.description || `An item of the ${d.about.singularName} type.`,
-    omit: ['sticky', 'format', 'categories', 'tags', ...(d.about.features.includes('excerpt') ? [] : ['excerpt'])],
+    omit: ['sticky', 'format', 'categoryDatabaseIds', 'tagDatabaseIds', ...(d.about.features.includes('excerpt') ? [] : ['excerpt'])],
     fields: {
       ...pageFields, ...taxonomyFields,
       ...(meta ? { meta: customMetaField(meta) } : {}),
       classList: { ...postFields.classList, resolve: (p: Row, _a: unknown, ctx: Context) => classList(ctx, p, d.supports.taxonomies.length > 0) },
     },
-    after: { parent: 'featuredMedia', menuOrder: 'parent' },
+    after: { parentDatabaseId: 'featuredImageDatabaseId', menuOrder: 'parentDatabaseId' },
   });
 }
 
@@ -354,4 +354,4 @@ const SCALAR_KINDS = new Set(['integer', 'string', 'boolean', 'number', 'enum', 
 // Worked out once per type, not on every write.
 const STORED_INPUTS = new Map<string, StoredInput[]>(POST_LIKE.map((e) => [e.descriptor.type, writableFields(e.resource)
   .filter(([, , f]) => !f.resolve && !f.fromRest && !f.writeOnly && f.graphqlInput !== false && SCALAR_KINDS.has(f.kind))
-  .map(([name, , f]) => ({ name, column: f.column ?? name, ...(f.default !== undefined ? { default: f.default } : {}) }))]));
+  .map(([name, , f]) => ({ name: f.inputName ?? name, column: f.column ?? name, ...(f.default !== undefined ? { default: f.default } : {}) }))]));

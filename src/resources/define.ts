@@ -118,6 +118,12 @@ export interface FieldDef {
   graphqlInputType?: string;
   /** Input kind when it differs from the output (a text object is written as a string). */
   inputKind?: FieldKind;
+  /**
+   * Name of the field in the GraphQL write input when it differs from the output's: an id field
+   * whose output name gives way to its relation (`authorDatabaseId` beside `author { node }`) is
+   * still written as `author`.
+   */
+  inputName?: string;
   /** REST value → GraphQL input value (before enum naming), e.g. `{raw}` or a string → string. */
   fromRest?: (value: unknown, param: string) => unknown;
   /** The GraphQL field's arguments, and how the REST selection passes them (`(length: $excerptLength)`). */

@@ -10,7 +10,7 @@ export const ContactFormResource = defineResource({
   name: 'ContactForm', title: 'contact-form',
   description: 'A contact form: its template of [tags], mail settings, messages and additional settings.',
   fields: {
-    id: { kind: 'integer', description: 'Unique identifier for the contact form.', contexts: ALL_CONTEXTS, readonly: true },
+    databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'Id of the contact form (REST: `id`).', description: 'Unique identifier for the contact form.', contexts: ALL_CONTEXTS, readonly: true },
     hash: {
       kind: 'string', description: 'The first 7 hex digits of the form\'s hash, which shortcodes may name it by.', contexts: ALL_CONTEXTS, readonly: true,
       resolve: (f: ContactFormRecord) => f.hash.slice(0, 7),
@@ -29,7 +29,7 @@ export const FormSubmissionResource = defineResource({
   name: 'ContactFormSubmission', title: 'contact-form-submission',
   description: 'A submission a contact form accepted (it passed validation, acceptance and the spam check), stored before its mail was sent.',
   fields: {
-    id: { kind: 'integer', description: 'Unique identifier for the submission.', contexts: ALL_CONTEXTS, readonly: true },
+    databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'Id of the submission (REST: `id`).', description: 'Unique identifier for the submission.', contexts: ALL_CONTEXTS, readonly: true },
     formId: { kind: 'integer', rest: 'contact_form_id', description: 'The contact form it was sent with.', contexts: ALL_CONTEXTS, readonly: true },
     date: { kind: 'date-time', description: 'When it was received, in UTC.', contexts: ALL_CONTEXTS, readonly: true, resolve: (s: SubmissionRecord) => formatWpDate(s.created) },
     data: { kind: 'json', description: 'The posted fields, by name (text with its markup removed; lists for multiple choices).', contexts: ALL_CONTEXTS, readonly: true },

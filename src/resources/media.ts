@@ -49,7 +49,7 @@ const text = (what: string, contexts: typeof ALL_CONTEXTS, rendered: typeof ALL_
 
 export const MediaResource = deriveResource(PostResource, {
   name: 'MediaItem', title: 'attachment', description: 'A file of the media library (an attachment): an image with its sizes, or any other allowed file.',
-  omit: ['content', 'excerpt', 'password', 'sticky', 'format', 'categories', 'tags', 'revisionCount', 'latestRevisionId'],
+  omit: ['content', 'excerpt', 'password', 'sticky', 'format', 'categoryDatabaseIds', 'tagDatabaseIds', 'revisionCount', 'latestRevisionId'],
   fields: {
     meta: {
       kind: 'json', description: 'Meta fields.', contexts: VIEW_EDIT, graphqlType: 'JSON', inputKind: 'json',
@@ -78,9 +78,9 @@ export const MediaResource = deriveResource(PostResource, {
       kind: 'json', description: 'Details about the media file, specific to its type.', contexts: ALL_CONTEXTS, readonly: true, graphqlType: 'JSON',
       select: mediaMetaSelect, resolve: (r: Row, _a: unknown, ctx: Context) => mediaDetails(ctx.media?.storage, fileOf(r), attachmentMeta(r.meta), r.mimeType),
     },
-    post: {
-      kind: 'integer', nullable: true, description: 'The ID for the associated post of the attachment.', contexts: VIEW_EDIT,
-      graphqlDescription: 'Id of the post or page it is attached to; null when unattached.',
+    parentDatabaseId: {
+      kind: 'integer', rest: 'post', inputName: 'post', nullable: true, description: 'The ID for the associated post of the attachment.', contexts: VIEW_EDIT,
+      graphqlDescription: 'Id of the post or page it is attached to, null when unattached (REST: `post`); `parent { node }` is the item.',
       // An id with nothing behind it is kept in the meta, as WordPress stores it as given.
       select: mediaMetaSelect, resolve: (r: Row) => attachmentParent(r),
     },
@@ -93,7 +93,7 @@ export const MediaResource = deriveResource(PostResource, {
       select: mediaMetaSelect, resolve: (r: Row) => missingSizes(attachmentMeta(r.meta), r.mimeType),
     },
   },
-  after: { description: 'classList', caption: 'description', altText: 'caption', mediaType: 'altText', mimeType: 'mediaType', mediaDetails: 'mimeType', post: 'mediaDetails', sourceUrl: 'post', missingImageSizes: 'sourceUrl' },
+  after: { description: 'classList', caption: 'description', altText: 'caption', mediaType: 'altText', mimeType: 'mediaType', mediaDetails: 'mimeType', parentDatabaseId: 'mediaDetails', sourceUrl: 'parentDatabaseId', missingImageSizes: 'sourceUrl' },
 });
 
 /** The media collection: the post parameters but taxonomies, sticky and format; statuses of attachments; MIME filters. */

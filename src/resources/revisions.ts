@@ -34,7 +34,7 @@ export function revisionResources(d: ContentTypeDescriptor, parent: ResourceDef)
     author: { kind: 'integer', description: 'The ID for the author of the revision.', contexts: ALL_CONTEXTS, column: 'authorId' },
     date: { kind: 'date-time', description: "The date the revision was published, in the site's timezone.", contexts: ALL_CONTEXTS, resolve: (r: Row) => formatWpDate(r.date) },
     dateGmt: { kind: 'date-time', description: 'The date the revision was published, as GMT.', contexts: VIEW_EDIT, resolve: (r: Row) => formatWpDate(r.dateGmt) },
-    id: { kind: 'integer', description: 'Unique identifier for the revision.', contexts: ALL_CONTEXTS },
+    databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'The id REST uses (in its routes and `id` fields); `id` is the global id.', description: 'Unique identifier for the revision.', contexts: ALL_CONTEXTS },
     modified: { kind: 'date-time', description: "The date the revision was last modified, in the site's timezone.", contexts: VIEW_EDIT, resolve: (r: Row) => formatWpDate(r.modified) },
     modifiedGmt: { kind: 'date-time', description: 'The date the revision was last modified, as GMT.', contexts: VIEW_EDIT, resolve: (r: Row) => formatWpDate(r.modifiedGmt) },
     parent: { kind: 'integer', description: 'The ID for the parent of the revision.', contexts: ALL_CONTEXTS, resolve: (r: Row) => r.parentId ?? 0 },

@@ -45,14 +45,14 @@ const taxonomyField = (taxonomy: string): FieldDef => ({
 export const CategoryResource = defineResource({
   name: 'Category', title: 'category', description: 'A post category; categories form a tree.',
   fields: {
-    id: { kind: 'integer', description: 'Unique identifier for the term.', contexts: ALL_CONTEXTS, readonly: true },
+    databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'The id REST uses (in its routes and `id` fields); `id` is the global id.', description: 'Unique identifier for the term.', contexts: ALL_CONTEXTS, readonly: true },
     count: { kind: 'integer', description: 'Number of published posts for the term.', contexts: VIEW_EDIT, readonly: true },
     description: { kind: 'string', description: 'HTML description of the term.', contexts: VIEW_EDIT },
     link: link(CATEGORY),
     name: { kind: 'string', description: 'HTML title for the term.', contexts: ALL_CONTEXTS, required: true },
     slug: { kind: 'string', description: 'An alphanumeric identifier for the term unique to its type.', contexts: ALL_CONTEXTS },
     taxonomy: taxonomyField('category'),
-    parent: { kind: 'integer', description: 'The parent term ID.', contexts: VIEW_EDIT, column: 'parentId', linkData: '_parent', graphqlDescription: 'Parent category id; 0 for none.' },
+    parentDatabaseId: { kind: 'integer', rest: 'parent', inputName: 'parent', description: 'The parent term ID.', contexts: VIEW_EDIT, column: 'parentId', linkData: '_parent', graphqlDescription: 'Parent category id, 0 for none (REST: `parent`); `parent { node }` is the category.' },
     meta: {
       kind: 'json', description: 'Meta fields.', contexts: VIEW_EDIT, properties: {}, graphqlInput: false,
       graphqlDescription: 'Registered meta values (none are registered: an empty list).', resolve: () => [],
@@ -61,7 +61,7 @@ export const CategoryResource = defineResource({
 });
 
 export const TagResource = deriveResource(CategoryResource, {
-  name: 'Tag', title: 'tag', description: 'A post tag.', omit: ['parent'],
+  name: 'Tag', title: 'tag', description: 'A post tag.', omit: ['parentDatabaseId'],
   fields: { link: link(POST_TAG), taxonomy: taxonomyField('post_tag') },
 });
 
@@ -97,7 +97,7 @@ function customTaxonomy(ref: TaxonomyRef): TaxonomyDescriptor {
     name: ref.graphqlName, title: ref.taxonomy, description: config.description || `A term of the ${config.label} taxonomy.`,
     fields: {
       link: link(ref), taxonomy: taxonomyField(ref.taxonomy),
-      ...(ref.hierarchical ? { parent: { ...CategoryResource.fields.parent, graphqlDescription: `Parent ${config.singularLabel.toLowerCase()} id; 0 for none.` } } : {}),
+      ...(ref.hierarchical ? { parentDatabaseId: { ...CategoryResource.fields.parentDatabaseId, graphqlDescription: `Parent ${config.singularLabel.toLowerCase()} id, 0 for none (REST: \`parent\`); \`parent { node }\` is the term.` } } : {}),
     },
   });
   const list: ListDef = { filterName: `${ref.graphqlName}ListFilter`, description: `Filters of a ${config.singularLabel.toLowerCase()} list; every one optional.`, params: termListParams(ref.hierarchical) };

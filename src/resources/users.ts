@@ -26,7 +26,7 @@ const privateField = (f: Omit<FieldDef, 'nullable' | 'contexts'> & { contexts?: 
 export const UserResource = defineResource({
   name: 'User', title: 'user', description: 'A person who can sign in, author content and hold application passwords.',
   fields: {
-    id: { kind: 'integer', description: 'Unique identifier for the user.', contexts: ALL_CONTEXTS, readonly: true },
+    databaseId: { kind: 'integer', rest: 'id', column: 'id', graphqlDescription: 'The id REST uses (in its routes and `id` fields); `id` is the global id.', description: 'Unique identifier for the user.', contexts: ALL_CONTEXTS, readonly: true },
     username: privateField({ kind: 'string', description: 'Login name for the user.', required: true }, 'Login name; set on create, never changed', (u) => u.login),
     name: { kind: 'string', description: 'Display name for the user.', contexts: ALL_CONTEXTS, column: 'displayName' },
     firstName: privateField({ kind: 'string', description: 'First name for the user.' }, 'Given name', (u) => u.firstName),

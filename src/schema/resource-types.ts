@@ -122,7 +122,7 @@ export function resourceInput(r: ResourceDef, o: { name?: string; description?: 
       const fields: Record<string, unknown> = {};
       for (const [name, f] of Object.entries(r.fields)) {
         if (f.readonly || f.rest === false || f.graphqlInput === false) continue;
-        fields[name] = t.field({ type: graphqlTypeOf(f, true, builder), required: false, description: f.graphqlDescription ?? f.description });
+        fields[f.inputName ?? name] = t.field({ type: graphqlTypeOf(f, true, builder), required: false, description: f.graphqlDescription ?? f.description });
       }
       return fields;
     },

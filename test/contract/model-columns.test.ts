@@ -187,8 +187,8 @@ describe('the checks report what they should', () => {
   });
 
   it('a selection naming a field the related model has not', () => {
-    const changed = { ...PostResource, fields: { ...PostResource.fields, tags: { ...PostResource.fields.tags, select: { terms: { select: { termID: true } } } } } };
-    expect(storedFieldProblems(changed, 'Content')).toEqual(['Post.tags selects TermRelationship.termID, which TermRelationship has not']);
+    const changed = { ...PostResource, fields: { ...PostResource.fields, tagDatabaseIds: { ...PostResource.fields.tagDatabaseIds, select: { terms: { select: { termID: true } } } } } };
+    expect(storedFieldProblems(changed, 'Content')).toEqual(['Post.tagDatabaseIds selects TermRelationship.termID, which TermRelationship has not']);
   });
 
   it('a column added to the model and read by no definition', () => {

@@ -206,13 +206,13 @@ describe('npm start', () => {
       } finally {
         await db.close();
       }
-      const query = '{ posts(perPage: 10) { nodes { id featuredMedia featuredMediaNode { sourceUrl } } } }';
+      const query = '{ posts(perPage: 10) { nodes { id featuredImageDatabaseId featuredImage { node { sourceUrl } } } } }';
       for (let i = 0; i < 3; i++) {
         const res = await fetch(`${service.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
         expect(res.status).toBe(200);
-        const nodes = ((await res.json()) as { data: { posts: { nodes: { featuredMedia: number; featuredMediaNode: unknown }[] } } }).data.posts.nodes;
+        const nodes = ((await res.json()) as { data: { posts: { nodes: { featuredImageDatabaseId: number; featuredImage: unknown }[] } } }).data.posts.nodes;
         expect(nodes.length).toBeGreaterThan(0);
-        expect(nodes.filter((n) => n.featuredMedia === 0 && n.featuredMediaNode === null).length).toBe(nodes.length);
+        expect(nodes.filter((n) => n.featuredImageDatabaseId === 0 && n.featuredImage === null).length).toBe(nodes.length);
       }
     } finally {
       expect(await service.stop()).toBe(0);

@@ -8,6 +8,7 @@ import { POST_LIKE_REVISIONS, RevisionList } from '../../resources/revisions.js'
 import { defineContentType, type ContentRef } from './define.js';
 import { defineRevisions } from '../revisions/define.js';
 import { customMetaTypes } from './objects.js';
+import { NodeRef } from '../node.js';
 
 const refs = new Map<string, ContentRef>();
 
@@ -18,6 +19,7 @@ for (const { descriptor, resource, list } of POST_LIKE) {
   if (meta) customMetaTypes(descriptor.graphqlName, meta);
   const ref = builder.prismaObject('Content', {
     variant: descriptor.graphqlName,
+    interfaces: [NodeRef],
     description: resource.description,
     fields: (t) => resourceFields(t, resource) as never,
   }) as ContentRef;

@@ -45,7 +45,7 @@ const ContactFormRef = builder.objectRef<ContactFormRecord>('ContactForm').imple
 const ContactFormSummaryRef = builder.objectRef<FormSummary>('ContactFormSummary').implement({
   description: 'A contact form in a list: id, short hash, slug, title, locale.',
   fields: (t) => ({
-    id: t.int({ description: 'Unique identifier for the contact form.', resolve: (f) => f.id }),
+    databaseId: t.int({ description: 'Id of the contact form (REST: `id`).', resolve: (f) => f.id }),
     hash: t.string({ description: 'First 7 hex digits of the form\'s hash.', resolve: (f) => f.hash }),
     slug: t.string({ description: 'The form\'s slug, made from its title.', resolve: (f) => f.slug }),
     title: t.string({ description: 'The title of the form.', resolve: (f) => f.title }),
@@ -56,7 +56,7 @@ const ContactFormSummaryRef = builder.objectRef<FormSummary>('ContactFormSummary
 const WriteResultRef = builder.objectRef<WriteResult>('ContactFormWriteResult').implement({
   description: 'A form as written (or, in a dry run, as it would be), with its configuration errors.',
   fields: (t) => ({
-    id: t.int({ nullable: true, description: 'Null for a dry-run create.', resolve: (r) => r.id }),
+    databaseId: t.int({ nullable: true, description: 'Id of the form (REST: `id`); null for a dry-run create.', resolve: (r) => r.id }),
     slug: t.string({ nullable: true, description: 'The stored slug; null for a dry-run create.', resolve: (r) => r.slug }),
     title: t.string({ description: 'The title as written.', resolve: (r) => r.title }),
     locale: t.string({ description: 'The locale as written.', resolve: (r) => r.locale }),

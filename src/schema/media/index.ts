@@ -1,6 +1,7 @@
 // GraphQL of the media library: the MediaItem type and its list, update and delete from the
 // content type definition; upload (GraphQL multipart request), sub-sizes and image edits here.
 import { builder } from '../builder.js';
+import { NodeRef } from '../node.js';
 import { defineContentType } from '../content/define.js';
 import { resourceFields } from '../resource-types.js';
 import { MediaList, MediaResource } from '../../resources/media.js';
@@ -11,6 +12,7 @@ import { tooBigMessage } from '../../media/limits.js';
 
 export const MediaRef = builder.prismaObject('Content', {
   variant: MediaResource.name,
+  interfaces: [NodeRef],
   description: MediaResource.description,
   fields: (t) => resourceFields(t, MediaResource) as never,
 });

@@ -3,6 +3,7 @@
 // and `revisions` / `autosave` on the parent type.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
+import { NodeRef } from '../node.js';
 import { listArgs, listFilterInput, resourceFields } from '../resource-types.js';
 import type { ListDef } from '../../resources/define.js';
 import type { ContentTypeDescriptor } from '../../resources/content-types.js';
@@ -40,10 +41,10 @@ export function defineRevisions(def: RevisionsDefinition): void {
   const filter = filterOf(def.list);
 
   const RevisionRef = builder.prismaObject('Content', {
-    variant: revision.name, description: revision.description, fields: (t) => resourceFields(t, revision) as never,
+    variant: revision.name, interfaces: [NodeRef], description: revision.description, fields: (t) => resourceFields(t, revision) as never,
   });
   const AutosaveRef = builder.prismaObject('Content', {
-    variant: autosave.name, description: autosave.description, fields: (t) => resourceFields(t, autosave) as never,
+    variant: autosave.name, interfaces: [NodeRef], description: autosave.description, fields: (t) => resourceFields(t, autosave) as never,
   });
 
   const List = builder.objectRef<RevisionPage>(`${revision.name}List`).implement({

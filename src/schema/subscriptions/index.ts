@@ -2,6 +2,7 @@
 // content events every process hears (src/content/events.ts), so a subscriber learns of changes
 // made through any process or worker, by REST or GraphQL.
 import { builder } from '../builder.js';
+import { globalIdOf } from '../node.js';
 import { PostRef } from '../posts/types.js';
 import { PageRef } from '../pages/types.js';
 import { MediaRef } from '../media/index.js';
@@ -32,7 +33,8 @@ const ContentChange = builder.objectRef<ContentEvent>('ContentChange').implement
   fields: (t) => ({
     action: t.field({ type: ContentChangeAction, description: 'What happened to the item.', resolve: (e) => e.action as ContentAction }),
     type: t.string({ description: 'The GraphQL type of the item: Post, Page or MediaItem.', resolve: (e) => contentTypeOf(e.type).graphqlName }),
-    id: t.int({ description: 'The database id of the item (its REST id).', resolve: (e) => e.id }),
+    databaseId: t.int({ description: 'The database id of the item (its REST id).', resolve: (e) => e.id }),
+    id: t.id({ description: 'The global id of the item (its `Node` id, also when it was deleted).', resolve: (e) => globalIdOf(contentTypeOf(e.type).graphqlName, e.id) }),
     node: t.field({
       type: ContentNode,
       nullable: true,

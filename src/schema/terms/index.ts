@@ -1,6 +1,7 @@
 // Taxonomies (categories, tags and the site's own): variants of the Term model with their queries and mutations.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.js';
+import { NodeRef } from '../node.js';
 import { absOffset, cachedCount, keyColumns, type SortedList } from '../../db/list.js';
 import { restError } from '../../errors.js';
 import type { Prisma as PrismaNS, Term } from '../../generated/sqlite/client.js';
@@ -13,6 +14,7 @@ import { checkPostForTerms, deleteTerm, findTerm, orderedTermIds, removeTerm, sa
 
 const termObject = (resource: ResourceDef) => builder.prismaObject('Term', {
   variant: resource.name,
+  interfaces: [NodeRef],
   description: resource.description,
   fields: (t) => resourceFields(t, resource) as never,
 });

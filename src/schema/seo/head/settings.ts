@@ -8,7 +8,7 @@ import { itemSettings, updateItemSettings, type ItemSettings } from '../../../se
 const SeoItemSettingsRef = builder.objectRef<ItemSettings>('SeoItemSettings').implement({
   description: 'The SEO settings of a post or page, kept on its SEO index row.',
   fields: (t) => ({
-    id: t.int({ description: 'The post or page.', resolve: (r) => r.id }),
+    databaseId: t.int({ description: 'Id of the post or page (REST: `id`).', resolve: (r) => r.id }),
     focusKeyphrase: t.string({ description: 'The focus keyphrase; empty when none.', resolve: (r) => r.focus_keyphrase }),
     title: t.string({ description: 'SEO title template override; empty uses the type\'s template.', resolve: (r) => r.title }),
     metaDescription: t.string({ description: 'Meta description template override; empty uses the type\'s template.', resolve: (r) => r.meta_description }),
