@@ -223,7 +223,7 @@ builder.objectRef<PostsPage>('ContentType').implement({
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'isFrontPage' in v,
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The type (REST `type` name): post.' }),
-    uri: t.exposeString('uri', { description: 'Its address below the home URL.' }),
+    uri: t.exposeString('uri', { nullable: true, description: 'Its address below the home URL (nullable, as `uri` is on every type).' }),
     isFrontPage: t.exposeBoolean('isFrontPage', { description: 'Whether the home address shows it (true: the site shows its latest posts there).' }),
     isPostsPage: t.boolean({ description: 'Whether it is the list of the latest posts (always true here).', resolve: () => true }),
   }),
