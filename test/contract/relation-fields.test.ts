@@ -29,7 +29,7 @@ describe('relations read with every post', () => {
     const post = schema.getType('Post');
     expect(isObjectType(post)).toBe(true);
     const fields = isObjectType(post) ? post.getFields() : {};
-    for (const name of ['categories', 'tags', 'classList', 'meta']) expect(fields[name].resolve, name).toBe(PostResource.fields[name].resolve);
+    for (const name of ['categoryDatabaseIds', 'tagDatabaseIds', 'classList', 'meta']) expect(fields[name].resolve, name).toBe(PostResource.fields[name].resolve);
     const cost = async (selection: string) => {
       site.db.changed();
       const before = site.db.statements;
@@ -37,9 +37,9 @@ describe('relations read with every post', () => {
       expect(res.errors).toBeUndefined();
       return site.db.statements - before;
     };
-    const plain = await cost('id');
+    const plain = await cost('databaseId');
     // SQLite: one statement more (the terms by the rows' ids); PostgreSQL: a column of the rows' statement.
-    expect(await cost('id categories tags')).toBe(plain + (site.db.provider === 'postgres' ? 0 : 1));
+    expect(await cost('databaseId categoryDatabaseIds tagDatabaseIds')).toBe(plain + (site.db.provider === 'postgres' ? 0 : 1));
   });
 
   it('a row read without them gets them in one batched read per relation', async () => {
@@ -64,8 +64,8 @@ describe('relations read with every post', () => {
     expect(rest.status).toBe(200);
     expect([rest.body.categories, rest.body.tags, rest.body.meta]).toEqual([[category], [tag], { footnotes: '[{"id":"a","content":"Note"}]' }]);
     expect(rest.body.class_list).toEqual(expect.arrayContaining(['category-included', 'tag-also-included']));
-    const gql = await site.gql(`query($id: Int!) { post(id: $id) { categories tags meta { footnotes } classList } }`, { id: ids[0] });
+    const gql = await site.gql(`query($id: Int!) { post(id: $id) { categoryDatabaseIds tagDatabaseIds meta { footnotes } classList } }`, { id: ids[0] });
     expect(gql.errors).toBeUndefined();
-    expect(gql.data.post).toEqual({ categories: [category], tags: [tag], meta: { footnotes: '[{"id":"a","content":"Note"}]' }, classList: rest.body.class_list });
+    expect(gql.data.post).toEqual({ categoryDatabaseIds: [category], tagDatabaseIds: [tag], meta: { footnotes: '[{"id":"a","content":"Note"}]' }, classList: rest.body.class_list });
   });
 });

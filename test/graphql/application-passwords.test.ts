@@ -39,8 +39,8 @@ describe('application passwords: own passwords', () => {
     const made = await site.gql('mutation { createApplicationPassword(input: { name: "Laptop" }) { uuid password } }', {}, { as: 'editor' });
     const { uuid, password } = made.data.createApplicationPassword;
     const headers = { authorization: basic(site.users.editor.login, password) };
-    const signedIn = await site.gql('{ user { id } currentApplicationPassword { uuid name } }', {}, { headers });
-    expect(signedIn.data).toEqual({ user: { id: site.users.editor.id }, currentApplicationPassword: { uuid, name: 'Laptop' } });
+    const signedIn = await site.gql('{ user { databaseId } currentApplicationPassword { uuid name } }', {}, { headers });
+    expect(signedIn.data).toEqual({ user: { databaseId: site.users.editor.id }, currentApplicationPassword: { uuid, name: 'Laptop' } });
     // The fixture's own password introspects as itself.
     expect((await site.gql('{ currentApplicationPassword { name userId } }', {}, { as: 'editor' })).data.currentApplicationPassword).toEqual({ name: 'tests', userId: site.users.editor.id });
     const used = await site.gql('query($u: String!) { applicationPassword(uuid: $u) { lastUsed } }', { u: uuid }, { as: 'editor' });
@@ -48,7 +48,7 @@ describe('application passwords: own passwords', () => {
 
     const revoked = await site.gql('mutation($u: String!) { deleteApplicationPassword(uuid: $u) { deleted previous { uuid name } } }', { u: uuid }, { as: 'editor' });
     expect(revoked.data.deleteApplicationPassword).toEqual({ deleted: true, previous: { uuid, name: 'Laptop' } });
-    const refused = await site.gql('{ user { id } }', {}, { headers });
+    const refused = await site.gql('{ user { databaseId } }', {}, { headers });
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'incorrect_password', status: 401 });
     expect(refused.data ?? null).toBeNull();
     expectGqlError(await site.gql('query($u: String!) { applicationPassword(uuid: $u) { name } }', { u: uuid }, { as: 'editor' }), 404, 'rest_application_password_not_found');
@@ -125,7 +125,7 @@ describe("application passwords: another user's", () => {
     const all = await site.gql('mutation($u: Int) { deleteApplicationPasswords(userId: $u) { deleted count } }', { u: member.id }, { as: 'administrator' });
     expect(all.data.deleteApplicationPasswords).toEqual({ deleted: true, count: 2 });
     expect((await site.gql('query($u: Int) { applicationPasswords(userId: $u) { name } }', { u: member.id }, { as: 'administrator' })).data.applicationPasswords).toEqual([]);
-    const refused = await site.gql('{ user { id } }', {}, { as: member });
+    const refused = await site.gql('{ user { databaseId } }', {}, { as: member });
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'incorrect_password', status: 401 });
   });
 });

@@ -72,12 +72,12 @@ function expectRan(res: Answer) {
 const cost = (query: string, variables?: Record<string, unknown>) => operationCost(schema, parse(query), variables);
 
 describe('list sizes come from the variables as from literals', () => {
-  const NESTED_VARS = 'query($n: Int! = 100) { postsConnection(first: $n) { nodes { categoryNodes { posts(first: $n) { content { rendered } } } } } }';
-  const NESTED_LITERALS = '{ postsConnection(first: 100) { nodes { categoryNodes { posts(first: 100) { content { rendered } } } } } }';
+  const NESTED_VARS = 'query($n: Int! = 100) { postsConnection(first: $n) { nodes { categories { nodes { posts(first: $n) { nodes { content { rendered } } } } } } } }';
+  const NESTED_LITERALS = '{ postsConnection(first: 100) { nodes { categories { nodes { posts(first: 100) { nodes { content { rendered } } } } } } } }';
 
   it('refuses a nested connection sized by a variable (its default or a value sent) as it refuses it written with literals', async () => {
     // 100 posts × 5 categories (what a list without a size counts) × 100 posts × 2 fields, and the fields around them.
-    const message = 'Query cost limit of 25000 exceeded, found 100602.';
+    const message = 'Query cost limit of 25000 exceeded, found 101202.';
     expectRefused(await post(site.app, { query: NESTED_LITERALS }), 'graphql_cost_limit', message);
     expectRefused(await post(site.app, { query: NESTED_VARS }), 'graphql_cost_limit', message);
     expectRefused(await post(site.app, { query: NESTED_VARS, variables: { n: 100 } }), 'graphql_cost_limit', message);
@@ -120,14 +120,14 @@ describe('list sizes come from the variables as from literals', () => {
 describe('subscriptions', () => {
   it('are held to the limit with their variables when they start: the refusal is the stream\'s one event, on a 400', async () => {
     const app = appWith({ graphqlMaxCost: 50 });
-    const query = 'subscription Changes($n: Int = 100) { contentChanged { action node { ... on Post { categoryNodes { posts(first: $n) { id } } } } } }';
+    const query = 'subscription Changes($n: Int = 100) { contentChanged { action node { ... on Post { categories { nodes { posts(first: $n) { nodes { id } } } } } } } }';
     const open = (variables: Record<string, unknown>) => app.fetch(new Request(`${SITE}/graphql`, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query, variables }),
     }));
     const refused = await open({});
     expect(refused.status).toBe(400);
     const events = (await refused.text()).split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
-    expect(events).toEqual([{ errors: [{ message: 'Query cost limit of 50 exceeded, found 509.', extensions: { code: 'graphql_cost_limit', status: 400 } }] }]);
+    expect(events).toEqual([{ errors: [{ message: 'Query cost limit of 50 exceeded, found 515.', extensions: { code: 'graphql_cost_limit', status: 400 } }] }]);
     const started = await open({ n: 1 });
     expect(started.status).toBe(200);
     expect(started.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -168,11 +168,11 @@ describe('aliases and fields', () => {
 
   it('measures a document whose fragments multiply (each spreads the next twice) without expanding it', async () => {
     const levels = 40;
-    const fragments = Array.from({ length: levels }, (_, i) => `fragment C${i + 1} on Category { p: parentNode { ...C${i} } q: parentNode { ...C${i} } }`);
+    const fragments = Array.from({ length: levels }, (_, i) => `fragment C${i + 1} on Category { p: parent { node { ...C${i} } } q: parent { node { ...C${i} } } }`);
     const query = `{ category(id: ${ids.europe}) { ...C${levels} } } fragment C0 on Category { id } ${fragments.join(' ')}`;
-    // Each level doubles what the one below holds and adds its two aliased fields.
+    // Each level doubles what the one below holds and adds its two aliased fields, each with its `node`.
     const aliases = 2 ** (levels + 1) - 2;
-    const fields = 1 + (3 * 2 ** levels - 2);
+    const fields = 1 + (5 * 2 ** levels - 4);
     const res = await post(site.app, { query });
     expectRefused(res, 'graphql_alias_limit', `Aliases limit of 30 exceeded, found ${aliases}.`);
     expect(res.body.errors[1].message).toBe(`Field limit of 500 exceeded, found ${fields}.`);
@@ -195,28 +195,28 @@ const REALISTIC = {
     query: `query Home($perPage: Int = 10) {
       posts(perPage: $perPage) { totalPages nodes {
         id title { rendered } excerpt { rendered } link date
-        authorNode { name } featuredMediaNode { sourceUrl altText } categoryNodes { name link } } } }`,
+        author { node { name } } featuredImage { node { sourceUrl altText } } categories { nodes { name link } } } } }`,
     variables: () => ({}),
   },
   archive: {
     query: `query Archive($category: Int!, $page: Int = 1) {
       category(id: $category) { name description }
       posts(perPage: 10, page: $page, filter: { categories: { terms: [$category] } }) { total totalPages nodes {
-        id title { rendered } excerpt { rendered } link date authorNode { name }
-        categoryNodes { name link } tagNodes { name link } } } }`,
+        id title { rendered } excerpt { rendered } link date author { node { name } }
+        categories { nodes { name link } } tags { nodes { name link } } } } }`,
     variables: () => ({ category: ids.europe }),
   },
   post: {
     query: `query Post($id: Int!) {
       post(id: $id) { id title { rendered } content { rendered } date link
-        categoryNodes { name link } tagNodes { name link } featuredMediaNode { sourceUrl altText }
-        authorNode { name description posts(first: 5, filter: { exclude: [$id] }) { id title { rendered } link date } } } }`,
+        categories { nodes { name link } } tags { nodes { name link } } featuredImage { node { sourceUrl altText } }
+        author { node { name description posts(first: 5, where: { exclude: [$id] }) { nodes { id title { rendered } link date } } } } } }`,
     variables: () => ({ id: ids.story }),
   },
   tree: {
     query: `query Tree($top: Int = 100) {
       categoriesConnection(first: $top, filter: { parent: 0 }) { nodes {
-        id name slug link children { id name slug link children { id name slug link } } } } }`,
+        id name slug link children { nodes { id name slug link children { nodes { id name slug link } } } } } } }`,
     variables: () => ({}),
   },
 };
@@ -232,25 +232,25 @@ describe('realistic front-end queries', () => {
     const home = await post(site.app, { query: REALISTIC.home.query, variables: REALISTIC.home.variables() });
     expectRan(home);
     expect(home.body.data.posts.nodes).toHaveLength(10);
-    expect(home.body.data.posts.nodes[0]).toMatchObject({ title: { rendered: 'Story 12' }, authorNode: { name: expect.any(String) }, categoryNodes: [{ name: 'Sport' }] });
+    expect(home.body.data.posts.nodes[0]).toMatchObject({ title: { rendered: 'Story 12' }, author: { node: { name: expect.any(String) } }, categories: { nodes: [{ name: 'Sport' }] } });
 
     const archive = await post(site.app, { query: REALISTIC.archive.query, variables: REALISTIC.archive.variables() });
     expectRan(archive);
     expect(archive.body.data.category.name).toBe('Europe');
     expect(archive.body.data.posts.total).toBe(8);
-    expect(archive.body.data.posts.nodes[0].categoryNodes.map((c: { name: string }) => c.name)).toEqual(['Europe', 'News']);
+    expect(archive.body.data.posts.nodes[0].categories.nodes.map((c: { name: string }) => c.name)).toEqual(['Europe', 'News']);
 
     const single = await post(site.app, { query: REALISTIC.post.query, variables: REALISTIC.post.variables() });
     expectRan(single);
-    expect(single.body.data.post.authorNode.name).toBe('Wendy Writer');
-    expect(single.body.data.post.authorNode.posts.map((p: { title: { rendered: string } }) => p.title.rendered)).toEqual(['Story 6', 'Story 5', 'Story 4', 'Story 3', 'Story 2']);
+    expect(single.body.data.post.author.node.name).toBe('Wendy Writer');
+    expect(single.body.data.post.author.node.posts.nodes.map((p: { title: { rendered: string } }) => p.title.rendered)).toEqual(['Story 6', 'Story 5', 'Story 4', 'Story 3', 'Story 2']);
 
     for (const query of [REALISTIC.tree.query, withLiterals(REALISTIC.tree.query, {})]) {
       const tree = await post(site.app, { query });
       expectRan(tree);
       const news = tree.body.data.categoriesConnection.nodes.find((c: { name: string }) => c.name === 'News');
-      expect(news.children.map((c: { name: string }) => c.name)).toEqual(['World']);
-      expect(news.children[0].children.map((c: { name: string }) => c.name)).toEqual(['Europe']);
+      expect(news.children.nodes.map((c: { name: string }) => c.name)).toEqual(['World']);
+      expect(news.children.nodes[0].children.nodes.map((c: { name: string }) => c.name)).toEqual(['Europe']);
     }
     expect(site.app.config).toMatchObject({ graphqlMaxCost: 25_000, graphqlMaxAliases: 30, graphqlMaxFields: 500 });
   });
@@ -268,7 +268,7 @@ describe('realistic front-end queries', () => {
         expectRefused(await post(appWith({ graphqlMaxCost: c - 1 }), payload), 'graphql_cost_limit', `Query cost limit of ${c - 1} exceeded, found ${c}.`);
       }
     }
-    expect(costs).toEqual({ home: 233, archive: 317, post: 62, tree: 13002 });
+    expect(costs).toEqual({ home: 263, archive: 347, post: 67, tree: 13602 });
   });
 });
 
@@ -283,11 +283,11 @@ const ROOTS: Rel[] = [
   REL('usersConnection', 'connection', 'User'), REL('users', 'paged', 'User'), REL('pagesConnection', 'connection', 'Page'), REL('pages', 'paged', 'Page'),
 ];
 const RELATIONS: Record<string, Rel[]> = {
-  Post: [REL('categoryNodes', 'unsized', 'Category'), REL('tagNodes', 'unsized', 'Tag'), REL('authorNode', 'object', 'User')],
-  Category: [REL('posts', 'nested', 'Post'), REL('children', 'unsized', 'Category'), REL('parentNode', 'object', 'Category')],
+  Post: [REL('categories', 'unsized', 'Category'), REL('tags', 'unsized', 'Tag'), REL('author', 'object', 'User')],
+  Category: [REL('posts', 'nested', 'Post'), REL('children', 'unsized', 'Category'), REL('parent', 'object', 'Category')],
   Tag: [REL('posts', 'nested', 'Post')],
   User: [REL('posts', 'nested', 'Post'), REL('pages', 'nested', 'Page')],
-  Page: [REL('children', 'nested', 'Page'), REL('ancestors', 'unsized', 'Page'), REL('authorNode', 'object', 'User'), REL('parentNode', 'object', 'Page')],
+  Page: [REL('children', 'nested', 'Page'), REL('ancestors', 'unsized', 'Page'), REL('author', 'object', 'User'), REL('parent', 'object', 'Page')],
 };
 const LEAVES: Record<string, string[]> = {
   Post: ['id', 'slug', 'link', 'date', '__typename'], Category: ['id', 'name', 'slug', 'count'], Tag: ['id', 'name', 'slug'],
@@ -337,9 +337,10 @@ function expectedCost(nodes: QNode[]): number {
         const n = q.args.perPage ?? 10;
         return 2 + items(n < 1 ? 100 : Math.min(n, 100));
       }
-      case 'nested': return 1 + items(clamp(q.args.first ?? 10));
-      case 'unsized': return 1 + items(UNSIZED_LIST);
-      case 'object': return 1 + body;
+      // A relation is a connection (`{ nodes }`) or an edge (`{ node }`): one field more than its records.
+      case 'nested': return 2 + items(clamp(q.args.first ?? 10));
+      case 'unsized': return 2 + items(UNSIZED_LIST);
+      case 'object': return 2 + body;
     }
   };
   return nodes.reduce((s, q) => s + one(q), 0);
@@ -381,7 +382,7 @@ function render(nodes: QNode[], form: Form): { query: string; variables: Record<
   };
   const field = (q: QNode): string => {
     const head = `${q.rel.field}${argText(q.args)}`;
-    return q.rel.kind === 'connection' || q.rel.kind === 'paged' ? `${head} { nodes { ${body(q)} } }` : `${head} { ${body(q)} }`;
+    return q.rel.kind === 'object' ? `${head} { node { ${body(q)} } }` : `${head} { nodes { ${body(q)} } }`;
   };
   const selection = nodes.map(field).join(' ');
   const query = `query${defs.length ? `(${defs.join(', ')})` : ''} { ${selection} } ${fragments.join(' ')}`;

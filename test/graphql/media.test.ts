@@ -62,8 +62,8 @@ function multipart(query: string, variables: Record<string, unknown>, file: File
   return site.req('POST', `${SITE}/graphql`, { as, body: form });
 }
 
-const UPLOAD = `mutation($file: File!){ uploadMediaItem(file: $file, input: {title: "Up"}) { id title { raw } mediaType mimeType sourceUrl mediaDetails } }`;
-const ITEM = 'id title { raw rendered } caption { raw rendered } altText mediaType mimeType mediaDetails sourceUrl post missingImageSizes';
+const UPLOAD = `mutation($file: File!){ uploadMediaItem(file: $file, input: {title: "Up"}) { databaseId title { raw } mediaType mimeType sourceUrl mediaDetails } }`;
+const ITEM = 'databaseId title { raw rendered } caption { raw rendered } altText mediaType mimeType mediaDetails sourceUrl parentDatabaseId missingImageSizes';
 
 describe('queries', () => {
   let image: any;
@@ -79,54 +79,54 @@ describe('queries', () => {
   });
 
   it('lists images only with mediaType IMAGE, each as REST serves it', async () => {
-    const res = await site.gql('query($f: MediaListFilter) { mediaItems(filter: $f, perPage: 100) { total nodes { id sourceUrl mimeType mediaDetails altText } } }', { f: { mediaType: ['IMAGE'] } }, { as: 'administrator' });
+    const res = await site.gql('query($f: MediaListFilter) { mediaItems(filter: $f, perPage: 100) { total nodes { databaseId sourceUrl mimeType mediaDetails altText } } }', { f: { mediaType: ['IMAGE'] } }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     const list = res.data.mediaItems;
-    const ids = list.nodes.map((n: { id: number }) => n.id);
+    const ids = list.nodes.map((n: { databaseId: number }) => n.databaseId);
     expect(ids).toEqual(expect.arrayContaining([image.id, other.id, hidden.id]));
     expect(ids).not.toContain(notes.id);
     expect(list.total).toBe(list.nodes.length);
     for (const n of list.nodes) expect(n.mimeType).toMatch(/^image\//);
-    const node = list.nodes.find((n: { id: number }) => n.id === image.id);
-    expect(node).toEqual({ id: image.id, sourceUrl: image.source_url, mimeType: 'image/png', mediaDetails: image.media_details, altText: 'Alt one' });
-    const files = await site.gql('query { mediaItems(filter: {mediaType: [TEXT]}) { total nodes { id mediaType } } }', {}, { as: 'administrator' });
-    expect(files.data.mediaItems.nodes).toEqual([{ id: notes.id, mediaType: 'FILE' }]);
-    const jpegs = await site.gql('query { mediaItems(filter: {mimeType: ["image/jpeg"]}) { nodes { id } } }', {}, { as: 'administrator' });
-    expect(jpegs.data.mediaItems.nodes).toEqual([{ id: other.id }]);
+    const node = list.nodes.find((n: { databaseId: number }) => n.databaseId === image.id);
+    expect(node).toEqual({ databaseId: image.id, sourceUrl: image.source_url, mimeType: 'image/png', mediaDetails: image.media_details, altText: 'Alt one' });
+    const files = await site.gql('query { mediaItems(filter: {mediaType: [TEXT]}) { total nodes { databaseId mediaType } } }', {}, { as: 'administrator' });
+    expect(files.data.mediaItems.nodes).toEqual([{ databaseId: notes.id, mediaType: 'FILE' }]);
+    const jpegs = await site.gql('query { mediaItems(filter: {mimeType: ["image/jpeg"]}) { nodes { databaseId } } }', {}, { as: 'administrator' });
+    expect(jpegs.data.mediaItems.nodes).toEqual([{ databaseId: other.id }]);
   });
 
   it('hides media of a draft from anonymous callers', async () => {
-    const res = await site.gql('query { mediaItems(perPage: 100) { nodes { id } } }');
+    const res = await site.gql('query { mediaItems(perPage: 100) { nodes { databaseId } } }');
     expect(res.errors).toBeUndefined();
-    const ids = res.data.mediaItems.nodes.map((n: { id: number }) => n.id);
+    const ids = res.data.mediaItems.nodes.map((n: { databaseId: number }) => n.databaseId);
     expect(ids).toEqual(expect.arrayContaining([image.id, other.id, notes.id]));
     expect(ids).not.toContain(hidden.id);
-    expectGqlError(await site.gql(`query { mediaItem(id: ${hidden.id}) { id } }`), 401, 'rest_forbidden');
+    expectGqlError(await site.gql(`query { mediaItem(id: ${hidden.id}) { databaseId } }`), 401, 'rest_forbidden');
   });
 
   it('reads one item with the values of the REST record', async () => {
     const res = await site.gql(`query($id: Int!) { mediaItem(id: $id) { ${ITEM} } }`, { id: image.id }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     expect(res.data.mediaItem).toEqual({
-      id: image.id, title: image.title, caption: { raw: 'Cap one', rendered: '<p>Cap one</p>\n' }, altText: 'Alt one', mediaType: 'IMAGE',
-      mimeType: 'image/png', mediaDetails: image.media_details, sourceUrl: image.source_url, post: null, missingImageSizes: [],
+      databaseId: image.id, title: image.title, caption: { raw: 'Cap one', rendered: '<p>Cap one</p>\n' }, altText: 'Alt one', mediaType: 'IMAGE',
+      mimeType: 'image/png', mediaDetails: image.media_details, sourceUrl: image.source_url, parentDatabaseId: null, missingImageSizes: [],
     });
     expect(Object.keys(res.data.mediaItem.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
-    const anon = await site.gql(`query($id: Int!) { mediaItem(id: $id) { id caption { raw rendered } } }`, { id: image.id });
+    const anon = await site.gql(`query($id: Int!) { mediaItem(id: $id) { databaseId caption { raw rendered } } }`, { id: image.id });
     expect(anon.data.mediaItem.caption).toEqual({ raw: null, rendered: '<p>Cap one</p>\n' });
-    expectGqlError(await site.gql('query { mediaItem(id: 987654) { id } }'), 404, 'rest_post_invalid_id');
+    expectGqlError(await site.gql('query { mediaItem(id: 987654) { databaseId } }'), 404, 'rest_post_invalid_id');
     const post = await site.createPost({ title: 'Not media', status: 'publish' });
-    expectGqlError(await site.gql(`query { mediaItem(id: ${post.id}) { id } }`), 404, 'rest_post_invalid_id');
+    expectGqlError(await site.gql(`query { mediaItem(id: ${post.id}) { databaseId } }`), 404, 'rest_post_invalid_id');
   });
 });
 
 describe('mutations', () => {
   it('updates the alternative text and caption', async () => {
     const a = await upload(await png(10, 10), 'gql-update.png');
-    const m = 'mutation($id: Int!, $i: MediaItemInput!) { updateMediaItem(id: $id, input: $i) { id altText caption { raw rendered } title { raw } } }';
+    const m = 'mutation($id: Int!, $i: MediaItemInput!) { updateMediaItem(id: $id, input: $i) { databaseId altText caption { raw rendered } title { raw } } }';
     const res = await site.gql(m, { id: a.id, i: { altText: 'New alt', caption: 'New caption' } }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.updateMediaItem).toEqual({ id: a.id, altText: 'New alt', caption: { raw: 'New caption', rendered: '<p>New caption</p>\n' }, title: { raw: 'gql-update' } });
+    expect(res.data.updateMediaItem).toEqual({ databaseId: a.id, altText: 'New alt', caption: { raw: 'New caption', rendered: '<p>New caption</p>\n' }, title: { raw: 'gql-update' } });
     const rest = await site.req('GET', `/core/v2/media/${a.id}`);
     expect(rest.body.alt_text).toBe('New alt');
     expectGqlError(await site.gql(m, { id: a.id, i: { altText: 'x' } }, { as: 'author' }), 403, 'rest_cannot_edit');
@@ -138,24 +138,24 @@ describe('mutations', () => {
     const keys = keysOf(a.media_details);
     expect(keys.length).toBe(1 + 4);
     expect(await filesOnDisk()).toEqual(expect.arrayContaining(keys));
-    const m = 'mutation($id: Int!, $force: Boolean) { deleteMediaItem(id: $id, force: $force) { deleted previous { id sourceUrl } } }';
+    const m = 'mutation($id: Int!, $force: Boolean) { deleteMediaItem(id: $id, force: $force) { deleted previous { databaseId sourceUrl } } }';
     expectGqlError(await site.gql(m, { id: a.id, force: false }, { as: 'administrator' }), 501, 'rest_trash_not_supported');
     expectGqlError(await site.gql(m, { id: a.id }, { as: 'author' }), 403, 'rest_cannot_delete');
     expect(await filesOnDisk()).toEqual(expect.arrayContaining(keys));
     const res = await site.gql(m, { id: a.id }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.deleteMediaItem).toEqual({ deleted: true, previous: { id: a.id, sourceUrl: a.source_url } });
+    expect(res.data.deleteMediaItem).toEqual({ deleted: true, previous: { databaseId: a.id, sourceUrl: a.source_url } });
     const left = await filesOnDisk();
     for (const key of keys) expect(left, key).not.toContain(key);
-    expectGqlError(await site.gql(`query { mediaItem(id: ${a.id}) { id } }`, {}, { as: 'administrator' }), 404, 'rest_post_invalid_id');
+    expectGqlError(await site.gql(`query { mediaItem(id: ${a.id}) { databaseId } }`, {}, { as: 'administrator' }), 404, 'rest_post_invalid_id');
   });
 
   it('creates the sub-sizes of an image', async () => {
     const a = await upload(await png(800, 400), 'gql-sizes.png');
-    const m = 'mutation($id: Int!) { createMediaItemSubsizes(id: $id) { id missingImageSizes mediaDetails } }';
+    const m = 'mutation($id: Int!) { createMediaItemSubsizes(id: $id) { databaseId missingImageSizes mediaDetails } }';
     const res = await site.gql(m, { id: a.id }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.createMediaItemSubsizes.id).toBe(a.id);
+    expect(res.data.createMediaItemSubsizes.databaseId).toBe(a.id);
     expect(res.data.createMediaItemSubsizes.missingImageSizes).toEqual([]);
     expect(Object.keys(res.data.createMediaItemSubsizes.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'medium_large', 'thumbnail']);
     expectGqlError(await site.gql(m, { id: a.id }, { as: 'subscriber' }), 403, 'rest_cannot_edit');
@@ -164,11 +164,11 @@ describe('mutations', () => {
 
   it('edits an image into a new attachment', async () => {
     const a = await upload(await png(400, 200), 'gql-edit.png', 'image/png', 'alt_text=Edit+alt');
-    const m = 'mutation($id: Int!, $e: MediaEditInput!) { editMediaItem(id: $id, edit: $e) { id altText sourceUrl mediaDetails title { raw } } }';
-    const res = await site.gql(`mutation { editMediaItem(id: ${a.id}, edit: {src: "${a.source_url}", modifiers: [{type: "rotate", args: {angle: 90}}]}) { id altText sourceUrl mediaDetails title { raw } } }`, {}, { as: 'administrator' });
+    const m = 'mutation($id: Int!, $e: MediaEditInput!) { editMediaItem(id: $id, edit: $e) { databaseId altText sourceUrl mediaDetails title { raw } } }';
+    const res = await site.gql(`mutation { editMediaItem(id: ${a.id}, edit: {src: "${a.source_url}", modifiers: [{type: "rotate", args: {angle: 90}}]}) { databaseId altText sourceUrl mediaDetails title { raw } } }`, {}, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     const e = res.data.editMediaItem;
-    expect(e.id).not.toBe(a.id);
+    expect(e.databaseId).not.toBe(a.id);
     expect(e.altText).toBe('Edit alt');
     expect(e.title.raw).toBe('gql-edit');
     expect(e.sourceUrl).toMatch(/\/gql-edit-edited\.png$/);
@@ -196,7 +196,7 @@ describe('upload (GraphQL multipart request)', () => {
     expect(item.sourceUrl).toMatch(/\/\d{4}\/\d{2}\/gql-upload\.png$/);
     expect(item.mediaDetails).toMatchObject({ width: 400, height: 300, filesize: bytes.length });
     expect(Object.keys(item.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
-    const rest = await site.req('GET', `/core/v2/media/${item.id}?context=edit`, { as: 'administrator' });
+    const rest = await site.req('GET', `/core/v2/media/${item.databaseId}?context=edit`, { as: 'administrator' });
     expect(rest.status).toBe(200);
     expect(rest.body.source_url).toBe(item.sourceUrl);
     expect(rest.body.author).toBe(site.users.administrator.id);

@@ -8,7 +8,7 @@ let site: TestSite;
 beforeAll(async () => { site = await createTestSite(); });
 afterAll(async () => { await site?.close(); });
 
-const PAGE = 'id author parent menuOrder status commentStatus pingStatus link title { raw rendered } content { raw rendered }';
+const PAGE = 'databaseId authorDatabaseId parentDatabaseId menuOrder status commentStatus pingStatus link title { raw rendered } content { raw rendered }';
 
 describe('pages: writes with typed inputs and enum values', () => {
   it('creates a page with enum inputs, answers GraphQL names, and REST gives WordPress values for the same record', async () => {
@@ -18,60 +18,60 @@ describe('pages: writes with typed inputs and enum values', () => {
     expect(created.errors).toBeUndefined();
     const page = created.data.createPage;
     expect(page).toMatchObject({
-      author: site.users.editor.id, parent: 0, menuOrder: 4, status: 'PRIVATE', commentStatus: 'OPEN', pingStatus: 'CLOSED',
+      authorDatabaseId: site.users.editor.id, parentDatabaseId: 0, menuOrder: 4, status: 'PRIVATE', commentStatus: 'OPEN', pingStatus: 'CLOSED',
       title: { raw: 'About', rendered: 'About' }, content: { raw: 'About us', rendered: '<p>About us</p>\n' },
     });
-    const rest = await site.req('GET', `/core/v2/pages/${page.id}?context=edit`, { as: 'editor' });
+    const rest = await site.req('GET', `/core/v2/pages/${page.databaseId}?context=edit`, { as: 'editor' });
     expect(rest.status).toBe(200);
-    expect(rest.body).toMatchObject({ id: page.id, status: 'private', comment_status: 'open', ping_status: 'closed', menu_order: 4 });
+    expect(rest.body).toMatchObject({ id: page.databaseId, status: 'private', comment_status: 'open', ping_status: 'closed', menu_order: 4 });
   });
 
   it('gives pages closed discussion by default, as enum names', async () => {
-    const res = await site.gql('mutation { createPage(input: { title: "Quiet" }) { id status commentStatus pingStatus } }', {}, { as: 'editor' });
+    const res = await site.gql('mutation { createPage(input: { title: "Quiet" }) { databaseId status commentStatus pingStatus } }', {}, { as: 'editor' });
     expect(res.data.createPage).toMatchObject({ status: 'DRAFT', commentStatus: 'CLOSED', pingStatus: 'CLOSED' });
-    const rest = await site.req('GET', `/core/v2/pages/${res.data.createPage.id}?context=edit`, { as: 'editor' });
+    const rest = await site.req('GET', `/core/v2/pages/${res.data.createPage.databaseId}?context=edit`, { as: 'editor' });
     expect([rest.body.status, rest.body.comment_status, rest.body.ping_status]).toEqual(['draft', 'closed', 'closed']);
   });
 
   it('updates with enum values and a parent, trashes, then deletes for good', async () => {
     const parent = await site.createPage({ title: 'Company', status: 'publish' }, 'editor');
     const { id } = await site.createPage({ title: 'Team', status: 'draft' }, 'editor');
-    const updated = await site.gql('mutation($id: Int!, $p: Int) { updatePage(id: $id, input: { status: PUBLISH, parent: $p, commentStatus: OPEN, menuOrder: 2 }) { id status parent menuOrder commentStatus link } }', { id, p: parent.id }, { as: 'editor' });
+    const updated = await site.gql('mutation($id: Int!, $p: Int) { updatePage(id: $id, input: { status: PUBLISH, parent: $p, commentStatus: OPEN, menuOrder: 2 }) { databaseId status parentDatabaseId menuOrder commentStatus link } }', { id, p: parent.id }, { as: 'editor' });
     expect(updated.errors).toBeUndefined();
-    expect(updated.data.updatePage).toEqual({ id, status: 'PUBLISH', parent: parent.id, menuOrder: 2, commentStatus: 'OPEN', link: 'http://site.test/company/team/' });
+    expect(updated.data.updatePage).toEqual({ databaseId: id, status: 'PUBLISH', parentDatabaseId: parent.id, menuOrder: 2, commentStatus: 'OPEN', link: 'http://site.test/company/team/' });
     const rest = await site.req('GET', `/core/v2/pages/${id}`);
     expect([rest.body.status, rest.body.parent, rest.body.comment_status, rest.body.link]).toEqual(['publish', parent.id, 'open', 'http://site.test/company/team/']);
 
-    const trashed = await site.gql('mutation($id: Int!) { trashPage(id: $id) { id status } }', { id }, { as: 'editor' });
-    expect(trashed.data.trashPage).toEqual({ id, status: 'TRASH' });
+    const trashed = await site.gql('mutation($id: Int!) { trashPage(id: $id) { databaseId status } }', { id }, { as: 'editor' });
+    expect(trashed.data.trashPage).toEqual({ databaseId: id, status: 'TRASH' });
     expect((await site.req('GET', `/core/v2/pages/${id}?context=edit`, { as: 'editor' })).body.status).toBe('trash');
-    expectGqlError(await site.gql('mutation($id: Int!) { trashPage(id: $id) { id } }', { id }, { as: 'editor' }), 410, 'rest_already_trashed');
+    expectGqlError(await site.gql('mutation($id: Int!) { trashPage(id: $id) { databaseId } }', { id }, { as: 'editor' }), 410, 'rest_already_trashed');
 
-    const deleted = await site.gql('mutation($id: Int!) { deletePage(id: $id) { deleted previous { id status title { raw } } } }', { id }, { as: 'editor' });
-    expect(deleted.data.deletePage).toEqual({ deleted: true, previous: { id, status: 'TRASH', title: { raw: 'Team' } } });
-    expectGqlError(await site.gql('query($id: Int!) { page(id: $id) { id } }', { id }, { as: 'administrator' }), 404, 'rest_post_invalid_id');
+    const deleted = await site.gql('mutation($id: Int!) { deletePage(id: $id) { deleted previous { databaseId status title { raw } } } }', { id }, { as: 'editor' });
+    expect(deleted.data.deletePage).toEqual({ deleted: true, previous: { databaseId: id, status: 'TRASH', title: { raw: 'Team' } } });
+    expectGqlError(await site.gql('query($id: Int!) { page(id: $id) { databaseId } }', { id }, { as: 'administrator' }), 404, 'rest_post_invalid_id');
   });
 
   it('refuses writes with the WordPress code and 401 or 403 (authors lack edit_pages)', async () => {
     const { id } = await site.createPage({ title: 'Editorial', status: 'publish' }, 'editor');
-    expectGqlError(await site.gql('mutation { createPage(input: { title: "x" }) { id } }'), 401, 'rest_cannot_create');
-    expectGqlError(await site.gql('mutation { createPage(input: { title: "x" }) { id } }', {}, { as: 'author' }), 403, 'rest_cannot_create');
-    const update = 'mutation($id: Int!) { updatePage(id: $id, input: { title: "Mine" }) { id } }';
+    expectGqlError(await site.gql('mutation { createPage(input: { title: "x" }) { databaseId } }'), 401, 'rest_cannot_create');
+    expectGqlError(await site.gql('mutation { createPage(input: { title: "x" }) { databaseId } }', {}, { as: 'author' }), 403, 'rest_cannot_create');
+    const update = 'mutation($id: Int!) { updatePage(id: $id, input: { title: "Mine" }) { databaseId } }';
     expectGqlError(await site.gql(update, { id }), 401, 'rest_cannot_edit');
     expectGqlError(await site.gql(update, { id }, { as: 'author' }), 403, 'rest_cannot_edit');
-    expectGqlError(await site.gql('mutation($id: Int!) { trashPage(id: $id) { id } }', { id }, { as: 'author' }), 403, 'rest_cannot_delete');
+    expectGqlError(await site.gql('mutation($id: Int!) { trashPage(id: $id) { databaseId } }', { id }, { as: 'author' }), 403, 'rest_cannot_delete');
     expectGqlError(await site.gql('mutation($id: Int!) { deletePage(id: $id) { deleted } }', { id }), 401, 'rest_cannot_delete');
     expectGqlError(await site.gql('mutation($id: Int!) { deletePage(id: $id) { deleted } }', { id }, { as: 'contributor' }), 403, 'rest_cannot_delete');
-    expectGqlError(await site.gql('mutation { updatePage(id: 99999, input: { title: "x" }) { id } }', {}, { as: 'editor' }), 404, 'rest_post_invalid_id');
-    expectGqlError(await site.gql('{ page(id: 99999) { id } }'), 404, 'rest_post_invalid_id');
+    expectGqlError(await site.gql('mutation { updatePage(id: 99999, input: { title: "x" }) { databaseId } }', {}, { as: 'editor' }), 404, 'rest_post_invalid_id');
+    expectGqlError(await site.gql('{ page(id: 99999) { databaseId } }'), 404, 'rest_post_invalid_id');
     expect((await site.req('GET', `/core/v2/pages/${id}`)).body.title.rendered).toBe('Editorial');
   });
 
   it('rejects values outside the enums before anything runs', async () => {
-    expectRejected(await site.gql('mutation { createPage(input: { title: "x", status: publish }) { id } }', {}, { as: 'editor' }), /ContentWriteStatus/);
+    expectRejected(await site.gql('mutation { createPage(input: { title: "x", status: publish }) { databaseId } }', {}, { as: 'editor' }), /ContentWriteStatus/);
     expectRejected(await site.gql('{ pages(orderby: menu_order) { total } }'), /menu_order.*PageOrderBy/);
     expectRejected(await site.gql('query($s: [ContentStatusFilter!]) { pages(filter: { status: $s }) { total } }', { s: ['draft'] }, { as: 'editor' }), /"draft".*ContentStatusFilter/);
-    expectRejected(await site.gql('mutation($i: PageInput!) { createPage(input: $i) { id } }', { i: { title: 'x', pingStatus: 'OPENED' } }, { as: 'editor' }), /"OPENED".*DiscussionStatus/);
+    expectRejected(await site.gql('mutation($i: PageInput!) { createPage(input: $i) { databaseId } }', { i: { title: 'x', pingStatus: 'OPENED' } }, { as: 'editor' }), /"OPENED".*DiscussionStatus/);
   });
 });
 
@@ -92,7 +92,7 @@ describe('pages: lists with filters, enum ordering and paging', () => {
   });
 
   it('orders by MENU_ORDER, pages with total and totalPages as REST does', async () => {
-    const q = 'query($p: [Int!], $page: Int) { pages(filter: { parent: $p }, orderby: MENU_ORDER, order: ASC, perPage: 3, page: $page) { total totalPages nodes { id menuOrder title { rendered } } } }';
+    const q = 'query($p: [Int!], $page: Int) { pages(filter: { parent: $p }, orderby: MENU_ORDER, order: ASC, perPage: 3, page: $page) { total totalPages nodes { databaseId menuOrder title { rendered } } } }';
     const page1 = await site.gql(q, { p: [parent], page: 1 });
     expect(page1.errors).toBeUndefined();
     expect(page1.data.pages.total).toBe(4);
@@ -100,7 +100,7 @@ describe('pages: lists with filters, enum ordering and paging', () => {
     expect(titles(page1)).toEqual(['Chapter D', 'Chapter C', 'Chapter B']);
     expect(titles(await site.gql(q, { p: [parent], page: 2 }))).toEqual(['Chapter A']);
     const rest = await site.req('GET', `/core/v2/pages?parent=${parent}&orderby=menu_order&order=asc&per_page=3`);
-    expect(rest.body.map((p: { id: number }) => p.id)).toEqual(page1.data.pages.nodes.map((n: { id: number }) => n.id));
+    expect(rest.body.map((p: { id: number }) => p.id)).toEqual(page1.data.pages.nodes.map((n: { databaseId: number }) => n.databaseId));
     expect([rest.headers.get('x-wp-total'), rest.headers.get('x-wp-totalpages')]).toEqual(['4', '2']);
   });
 
@@ -108,19 +108,19 @@ describe('pages: lists with filters, enum ordering and paging', () => {
     const byTitle = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p }, orderby: TITLE, order: DESC, offset: 1, perPage: 2) { total nodes { title { rendered } } } }', { p: [parent] });
     expect(titles(byTitle)).toEqual(['Chapter C', 'Chapter B']);
     expect(byTitle.data.pages.total).toBe(4);
-    const byDate = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p }) { nodes { id } } }', { p: [parent] });
-    expect(byDate.data.pages.nodes.map((n: { id: number }) => n.id)).toEqual([...children].reverse());
+    const byDate = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p }) { nodes { databaseId } } }', { p: [parent] });
+    expect(byDate.data.pages.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual([...children].reverse());
   });
 
   it('filters by parentExclude, menuOrder, search, slug and status', async () => {
-    const top = await site.gql('query($p: [Int!]) { pages(filter: { parentExclude: $p }, perPage: 100) { nodes { id parent } } }', { p: [parent] });
-    expect(top.data.pages.nodes.map((n: { parent: number }) => n.parent)).not.toContain(parent);
-    expect(top.data.pages.nodes.map((n: { id: number }) => n.id)).toContain(parent);
+    const top = await site.gql('query($p: [Int!]) { pages(filter: { parentExclude: $p }, perPage: 100) { nodes { databaseId parentDatabaseId } } }', { p: [parent] });
+    expect(top.data.pages.nodes.map((n: { parentDatabaseId: number }) => n.parentDatabaseId)).not.toContain(parent);
+    expect(top.data.pages.nodes.map((n: { databaseId: number }) => n.databaseId)).toContain(parent);
     expect(titles(await site.gql('{ pages(filter: { menuOrder: 20 }) { nodes { title { rendered } } } }'))).toEqual(['Chapter C']);
     expect(titles(await site.gql('{ pages(filter: { search: "handbook" }) { nodes { title { rendered } } } }'))).toEqual(['Handbook']);
     expect(titles(await site.gql('{ pages(filter: { slug: ["chapter-b"] }) { nodes { title { rendered } } } }'))).toEqual(['Chapter B']);
-    const drafts = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p, status: [DRAFT] }) { total nodes { id status } } }', { p: [parent] }, { as: 'editor' });
-    expect(drafts.data.pages).toEqual({ total: 1, nodes: [{ id: draft, status: 'DRAFT' }] });
+    const drafts = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p, status: [DRAFT] }) { total nodes { databaseId status } } }', { p: [parent] }, { as: 'editor' });
+    expect(drafts.data.pages).toEqual({ total: 1, nodes: [{ databaseId: draft, status: 'DRAFT' }] });
     const any = await site.gql('query($p: [Int!]) { pages(filter: { parent: $p, status: [ANY] }) { total } }', { p: [parent] }, { as: 'editor' });
     expect(any.data.pages.total).toBe(5);
   });
@@ -144,7 +144,7 @@ describe('pages: lists with filters, enum ordering and paging', () => {
   });
 
   it('refuses a draft page to those who may not read it, with 401 or 403 rest_forbidden', async () => {
-    const q = 'query($id: Int!) { page(id: $id) { id } }';
+    const q = 'query($id: Int!) { page(id: $id) { databaseId } }';
     expectGqlError(await site.gql(q, { id: draft }), 401, 'rest_forbidden');
     expectGqlError(await site.gql(q, { id: draft }, { as: 'author' }), 403, 'rest_forbidden');
     expect((await site.gql('query($id: Int!) { page(id: $id) { status content { raw } } }', { id: draft }, { as: 'editor' })).data.page).toEqual({ status: 'DRAFT', content: { raw: 'Unpublished chapter' } });

@@ -25,7 +25,7 @@ function expectErrorAt(res: GqlResult, path: (string | number)[], status: number
 
 describe('a failing root field beside others', () => {
   it('a missing post is null with its 404, and the site beside it is answered', async () => {
-    const res = await site.gql('{ site { name } post(id: 999999) { id } }');
+    const res = await site.gql('{ site { name } post(id: 999999) { databaseId } }');
     expect(res.status).toBe(200);
     expect(siteName).toBeTruthy();
     expect(res.data, show(res)).toEqual({ site: { name: siteName }, post: null });
@@ -34,7 +34,7 @@ describe('a failing root field beside others', () => {
   });
 
   it('the viewer asked anonymously is null with its 401, and the site beside it is answered', async () => {
-    const res = await site.gql('{ site { name } user { id } }');
+    const res = await site.gql('{ site { name } user { databaseId } }');
     expect(res.status).toBe(200);
     expect(res.data, show(res)).toEqual({ site: { name: siteName }, user: null });
     expect(res.errors, show(res)).toHaveLength(1);
@@ -46,8 +46,8 @@ describe('a failing root field beside others', () => {
     const shown = await site.createPost({ title: 'Shown', status: 'publish' }, 'author');
     const rest = await site.req('GET', `/core/v2/posts/${draft.id}`);
     expect([rest.status, rest.body.code]).toEqual([401, 'rest_forbidden']);
-    const res = await site.gql('query($d: Int!, $p: Int!) { draft: post(id: $d) { id } shown: post(id: $p) { id title { rendered } } }', { d: draft.id, p: shown.id });
-    expect(res.data, show(res)).toEqual({ draft: null, shown: { id: shown.id, title: { rendered: 'Shown' } } });
+    const res = await site.gql('query($d: Int!, $p: Int!) { draft: post(id: $d) { databaseId } shown: post(id: $p) { databaseId title { rendered } } }', { d: draft.id, p: shown.id });
+    expect(res.data, show(res)).toEqual({ draft: null, shown: { databaseId: shown.id, title: { rendered: 'Shown' } } });
     expect(res.errors, show(res)).toHaveLength(1);
     expectErrorAt(res, ['draft'], 401, 'rest_forbidden');
   });
@@ -63,7 +63,7 @@ describe('a failing root field beside others', () => {
   });
 
   it('two missing items give two errors, each at its own path', async () => {
-    const res = await site.gql('{ first: post(id: 999998) { id } site { name } second: category(id: 999999) { id } }');
+    const res = await site.gql('{ first: post(id: 999998) { databaseId } site { name } second: category(id: 999999) { databaseId } }');
     expect(res.status).toBe(200);
     expect(res.data, show(res)).toEqual({ first: null, site: { name: siteName }, second: null });
     expect(res.errors, show(res)).toHaveLength(2);
@@ -74,20 +74,20 @@ describe('a failing root field beside others', () => {
 
 describe('a failing mutation beside others', () => {
   it('is null with its error, and the mutation after it still runs and answers', async () => {
-    const res = await site.gql('mutation { gone: deletePost(id: 999999) { deleted } made: createPost(input: { title: "After a failure" }) { id title { raw } } }', {}, { as: 'author' });
+    const res = await site.gql('mutation { gone: deletePost(id: 999999) { deleted } made: createPost(input: { title: "After a failure" }) { databaseId title { raw } } }', {}, { as: 'author' });
     expect(res.status).toBe(200);
     expect(res.data?.gone, show(res)).toBeNull();
     expect(res.data?.made, show(res)).toMatchObject({ title: { raw: 'After a failure' } });
     expect(res.errors, show(res)).toHaveLength(1);
     expectErrorAt(res, ['gone'], 404, 'rest_post_invalid_id');
-    const rest = await site.req('GET', `/core/v2/posts/${res.data.made.id}?context=edit`, { as: 'author' });
+    const rest = await site.req('GET', `/core/v2/posts/${res.data.made.databaseId}?context=edit`, { as: 'author' });
     expect([rest.status, rest.body.title.raw]).toEqual([200, 'After a failure']);
   });
 
   it('a successful mutation keeps its answer when a later one fails', async () => {
-    const res = await site.gql('mutation { made: createPost(input: { title: "Before a failure" }) { id } gone: deletePost(id: 999999) { deleted } }', {}, { as: 'author' });
+    const res = await site.gql('mutation { made: createPost(input: { title: "Before a failure" }) { databaseId } gone: deletePost(id: 999999) { deleted } }', {}, { as: 'author' });
     expect(res.data?.gone, show(res)).toBeNull();
-    expect(res.data?.made?.id, show(res)).toEqual(expect.any(Number));
+    expect(res.data?.made?.databaseId, show(res)).toEqual(expect.any(Number));
     expectErrorAt(res, ['gone'], 404, 'rest_post_invalid_id');
   });
 });
@@ -102,7 +102,8 @@ describe('the schema', () => {
 
   it('keeps the nullability of the fields below the roots', () => {
     const post = schema.getType('Post') as GraphQLObjectType;
-    expect(String(post.getFields().id.type)).toBe('Int!');
+    expect(String(post.getFields().databaseId.type)).toBe('Int!');
+    expect(String(post.getFields().id.type)).toBe('ID!');
     const deleted = schema.getType('PostDeleteResult') as GraphQLObjectType;
     expect(String(deleted.getFields().previous.type)).toBe('Post!');
     // Only the outer list is relaxed: its items keep theirs.

@@ -9,7 +9,7 @@ beforeAll(async () => { site = await createTestSite(); });
 afterAll(async () => { await site?.close(); });
 
 type Base = 'posts' | 'pages';
-const REVISION = 'id author date dateGmt modified modifiedGmt parent slug guid { raw rendered } title { raw rendered } content { raw rendered } excerpt { raw rendered } meta { footnotes }';
+const REVISION = 'databaseId author date dateGmt modified modifiedGmt parent slug guid { raw rendered } title { raw rendered } content { raw rendered } excerpt { raw rendered } meta { footnotes }';
 const NONCE = '[0-9a-f]{10}';
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -59,11 +59,11 @@ describe('post revisions: queries', () => {
     expect(list.total).toBe(3);
     expect(list.totalPages).toBe(1);
     const rest = (await site.req('GET', `/core/v2/posts/${id}/revisions?context=edit`, { as: 'administrator' })).body;
-    expect(list.nodes.map((n: { id: number }) => n.id)).toEqual(trail);
+    expect(list.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(trail);
     list.nodes.forEach((n: any, i: number) => {
       const r = rest[i];
       expect(n).toEqual({
-        id: r.id, author: r.author, date: r.date, dateGmt: r.date_gmt, modified: r.modified, modifiedGmt: r.modified_gmt,
+        databaseId: r.id, author: r.author, date: r.date, dateGmt: r.date_gmt, modified: r.modified, modifiedGmt: r.modified_gmt,
         parent: id, slug: `${id}-revision-v1`, guid: r.guid, title: r.title, content: r.content, excerpt: r.excerpt, meta: { footnotes: '' },
       });
     });
@@ -74,13 +74,13 @@ describe('post revisions: queries', () => {
 
   it('pages, filters and orders with enum values', async () => {
     const q = `query($p: Int!, $page: Int, $perPage: Int, $offset: Int, $order: Order, $orderby: RevisionOrderBy, $f: RevisionListFilter) {
-      postRevisions(parent: $p, page: $page, perPage: $perPage, offset: $offset, order: $order, orderby: $orderby, filter: $f) { total totalPages nodes { id } } }`;
+      postRevisions(parent: $p, page: $page, perPage: $perPage, offset: $offset, order: $order, orderby: $orderby, filter: $f) { total totalPages nodes { databaseId } } }`;
     const run = async (vars: Record<string, unknown>) => {
       const res = await site.gql(q, { p: id, ...vars }, { as: 'editor' });
       expect(res.errors, JSON.stringify(vars)).toBeUndefined();
-      return res.data.postRevisions as { total: number; totalPages: number; nodes: { id: number }[] };
+      return res.data.postRevisions as { total: number; totalPages: number; nodes: { databaseId: number }[] };
     };
-    const idsOf = (l: { nodes: { id: number }[] }) => l.nodes.map((n) => n.id);
+    const idsOf = (l: { nodes: { databaseId: number }[] }) => l.nodes.map((n) => n.databaseId);
     const page2 = await run({ perPage: 2, page: 2 });
     expect([page2.total, page2.totalPages, idsOf(page2)]).toEqual([3, 2, [trail[2]]]);
     expect(idsOf(await run({ perPage: 1, offset: 1 }))).toEqual([trail[1]]);
@@ -100,10 +100,10 @@ describe('post revisions: queries', () => {
 
   it('reads one revision, and refuses with the REST codes and statuses', async () => {
     const other = await withRevisions('posts', 1);
-    const one = 'query($p: Int!, $id: Int!) { postRevision(parent: $p, id: $id) { id parent slug title { raw } } }';
+    const one = 'query($p: Int!, $id: Int!) { postRevision(parent: $p, id: $id) { databaseId parent slug title { raw } } }';
     const res = await site.gql(one, { p: id, id: trail[1] }, { as: 'editor' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.postRevision).toEqual({ id: trail[1], parent: id, slug: `${id}-revision-v1`, title: { raw: 'G one' } });
+    expect(res.data.postRevision).toEqual({ databaseId: trail[1], parent: id, slug: `${id}-revision-v1`, title: { raw: 'G one' } });
 
     expectGqlError(await site.gql(one, { p: 987654, id: trail[1] }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
     expectGqlError(await site.gql(one, { p: 987654, id: trail[1] }), 404, 'rest_post_invalid_parent');
@@ -120,24 +120,24 @@ describe('post revisions: queries', () => {
   });
 
   it('nests revisions and the caller\'s autosave under a post and under a posts list', async () => {
-    const q = 'query($id: Int!) { post(id: $id) { id revisions { total nodes { id title { raw } } } autosave { id } } }';
+    const q = 'query($id: Int!) { post(id: $id) { databaseId revisions { total nodes { databaseId title { raw } } } autosave { databaseId } } }';
     const res = await site.gql(q, { id }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     expect(res.data.post.revisions.total).toBe(3);
-    expect(res.data.post.revisions.nodes.map((n: { id: number }) => n.id)).toEqual(trail);
+    expect(res.data.post.revisions.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(trail);
     expect(res.data.post.revisions.nodes[0].title.raw).toBe('G one');
     expect(res.data.post.autosave).toBeNull();
 
-    const list = await site.gql('query($i: [Int!]) { posts(filter: { include: $i }) { nodes { id revisionCount revisions(perPage: 1) { total totalPages nodes { id } } } } }', { i: [id] }, { as: 'editor' });
+    const list = await site.gql('query($i: [Int!]) { posts(filter: { include: $i }) { nodes { databaseId revisionCount revisions(perPage: 1) { total totalPages nodes { databaseId } } } } }', { i: [id] }, { as: 'editor' });
     expect(list.errors).toBeUndefined();
-    expect(list.data.posts.nodes).toEqual([{ id, revisionCount: 3, revisions: { total: 3, totalPages: 3, nodes: [{ id: trail[0] }] } }]);
+    expect(list.data.posts.nodes).toEqual([{ databaseId: id, revisionCount: 3, revisions: { total: 3, totalPages: 3, nodes: [{ databaseId: trail[0] }] } }]);
   });
 
   it('leaves revisions null with rest_cannot_read for a caller who may not edit the post, and the post itself readable', async () => {
-    const q = 'query($id: Int!) { post(id: $id) { id revisions { total } } }';
+    const q = 'query($id: Int!) { post(id: $id) { databaseId revisions { total } } }';
     for (const [as, status] of [['subscriber', 403], ['author', 403], [undefined, 401]] as const) {
       const res = await site.gql(q, { id }, { as });
-      expect(res.data?.post, String(as)).toEqual({ id, revisions: null });
+      expect(res.data?.post, String(as)).toEqual({ databaseId: id, revisions: null });
       expect(res.errors?.[0].extensions, String(as)).toMatchObject({ code: 'rest_cannot_read', status });
       expect(res.errors?.[0].path).toEqual(['post', 'revisions']);
     }
@@ -145,7 +145,7 @@ describe('post revisions: queries', () => {
 });
 
 describe('post autosaves', () => {
-  const AUTOSAVE = 'id parent slug author previewLink title { raw } content { raw } excerpt { raw }';
+  const AUTOSAVE = 'databaseId parent slug author previewLink title { raw } content { raw } excerpt { raw }';
   const autosave = (id: number, input: Record<string, unknown>, as?: As) =>
     site.gql(`mutation($id: Int!, $i: PostInput!) { autosavePost(id: $id, input: $i) { ${AUTOSAVE} } }`, { id, i: input }, { as });
 
@@ -154,32 +154,32 @@ describe('post autosaves', () => {
     const res = await autosave(post.id, { content: 'Unsaved words' }, 'editor');
     expect(res.errors).toBeUndefined();
     const a = res.data.autosavePost;
-    expect(a.id).not.toBe(post.id);
+    expect(a.databaseId).not.toBe(post.id);
     expect(a).toMatchObject({ parent: post.id, slug: `${post.id}-autosave-v1`, author: site.users.editor.id, title: { raw: 'Autosaved over GraphQL' }, content: { raw: 'Unsaved words' } });
     expect(a.previewLink).toMatch(new RegExp(`^${escapeRe(`${post.link}?preview_id=${post.id}&preview_nonce=`)}${NONCE}&preview=true$`));
 
     // The post is unchanged; REST sees the same autosave.
     expect((await site.req('GET', `/core/v2/posts/${post.id}`)).body.content.rendered).toBe('<p>Published words</p>\n');
     const rest = await site.req('GET', `/core/v2/posts/${post.id}/autosaves`, { as: 'administrator' });
-    expect(rest.body.map((r: { id: number }) => r.id)).toEqual([a.id]);
+    expect(rest.body.map((r: { id: number }) => r.id)).toEqual([a.databaseId]);
 
     // Saving again replaces it.
     const again = await autosave(post.id, { content: 'Unsaved words, again' }, 'editor');
-    expect(again.data.autosavePost.id).toBe(a.id);
+    expect(again.data.autosavePost.databaseId).toBe(a.databaseId);
     expect(again.data.autosavePost.content.raw).toBe('Unsaved words, again');
 
-    const own = 'query($id: Int!) { post(id: $id) { autosave { id content { raw } } } }';
-    expect((await site.gql(own, { id: post.id }, { as: 'editor' })).data.post.autosave).toEqual({ id: a.id, content: { raw: 'Unsaved words, again' } });
+    const own = 'query($id: Int!) { post(id: $id) { autosave { databaseId content { raw } } } }';
+    expect((await site.gql(own, { id: post.id }, { as: 'editor' })).data.post.autosave).toEqual({ databaseId: a.databaseId, content: { raw: 'Unsaved words, again' } });
     expect((await site.gql(own, { id: post.id }, { as: 'administrator' })).data.post.autosave).toBeNull();
 
     await nextSecond();
     const mine = await autosave(post.id, { title: 'Administrator\'s idea' }, 'administrator');
-    expect(mine.data.autosavePost.id).not.toBe(a.id);
+    expect(mine.data.autosavePost.databaseId).not.toBe(a.databaseId);
     const all = await site.gql(`query($p: Int!) { postAutosaves(parent: $p) { ${AUTOSAVE} } }`, { p: post.id }, { as: 'editor' });
     expect(all.errors).toBeUndefined();
-    expect(all.data.postAutosaves.map((x: { id: number }) => x.id)).toEqual([mine.data.autosavePost.id, a.id]);
-    const latest = await site.gql(`query($p: Int!) { postAutosave(parent: $p) { id author title { raw } } }`, { p: post.id }, { as: 'editor' });
-    expect(latest.data.postAutosave).toEqual({ id: mine.data.autosavePost.id, author: site.users.administrator.id, title: { raw: 'Administrator\'s idea' } });
+    expect(all.data.postAutosaves.map((x: { databaseId: number }) => x.databaseId)).toEqual([mine.data.autosavePost.databaseId, a.databaseId]);
+    const latest = await site.gql(`query($p: Int!) { postAutosave(parent: $p) { databaseId author title { raw } } }`, { p: post.id }, { as: 'editor' });
+    expect(latest.data.postAutosave).toEqual({ databaseId: mine.data.autosavePost.databaseId, author: site.users.administrator.id, title: { raw: 'Administrator\'s idea' } });
     const count = await site.gql('query($id: Int!) { post(id: $id) { revisionCount revisions { total } } }', { id: post.id }, { as: 'administrator' });
     expect(count.data.post).toEqual({ revisionCount: 2, revisions: { total: 2 } });
   });
@@ -189,12 +189,12 @@ describe('post autosaves', () => {
     const res = await autosave(draft.id, { title: 'My better draft', content: 'Second thoughts' }, 'author');
     expect(res.errors).toBeUndefined();
     expect(res.data.autosavePost).toEqual({
-      id: draft.id, parent: 0, slug: '', author: site.users.author.id, previewLink: `${SITE}/?p=${draft.id}&preview=true`,
+      databaseId: draft.id, parent: 0, slug: '', author: site.users.author.id, previewLink: `${SITE}/?p=${draft.id}&preview=true`,
       title: { raw: 'My better draft' }, content: { raw: 'Second thoughts' }, excerpt: { raw: '' },
     });
     const rest = (await site.req('GET', `/core/v2/posts/${draft.id}?context=edit`, { as: 'author' })).body;
     expect([rest.title.raw, rest.content.raw, rest._links['version-history'][0].count]).toEqual(['My better draft', 'Second thoughts', 0]);
-    expect((await site.gql('query($p: Int!) { postAutosaves(parent: $p) { id } }', { p: draft.id }, { as: 'author' })).data.postAutosaves).toEqual([]);
+    expect((await site.gql('query($p: Int!) { postAutosaves(parent: $p) { databaseId } }', { p: draft.id }, { as: 'author' })).data.postAutosaves).toEqual([]);
   });
 
   it('refuses autosaves and autosave reads with the REST codes', async () => {
@@ -204,10 +204,10 @@ describe('post autosaves', () => {
     expectGqlError(await autosave(987654, { content: 'x' }, 'administrator'), 404, 'rest_post_invalid_id');
     const page = await site.createPage({ title: 'A page', status: 'publish' });
     expectGqlError(await autosave(page.id, { content: 'x' }, 'administrator'), 404, 'rest_post_invalid_id');
-    expectGqlError(await site.gql('query($p: Int!) { postAutosave(parent: $p) { id } }', { p: post.id }, { as: 'administrator' }), 404, 'rest_post_no_autosave');
-    expectGqlError(await site.gql('query($p: Int!) { postAutosave(parent: $p) { id } }', { p: 987654 }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
-    expectGqlError(await site.gql('query($p: Int!) { postAutosaves(parent: $p) { id } }', { p: post.id }, { as: 'subscriber' }), 403, 'rest_cannot_read');
-    expectGqlError(await site.gql('query($p: Int!) { postAutosaves(parent: $p) { id } }', { p: post.id }), 401, 'rest_cannot_read');
+    expectGqlError(await site.gql('query($p: Int!) { postAutosave(parent: $p) { databaseId } }', { p: post.id }, { as: 'administrator' }), 404, 'rest_post_no_autosave');
+    expectGqlError(await site.gql('query($p: Int!) { postAutosave(parent: $p) { databaseId } }', { p: 987654 }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
+    expectGqlError(await site.gql('query($p: Int!) { postAutosaves(parent: $p) { databaseId } }', { p: post.id }, { as: 'subscriber' }), 403, 'rest_cannot_read');
+    expectGqlError(await site.gql('query($p: Int!) { postAutosaves(parent: $p) { databaseId } }', { p: post.id }), 401, 'rest_cannot_read');
     expect((await site.req('GET', `/core/v2/posts/${post.id}/autosaves`, { as: 'administrator' })).body).toEqual([]);
   });
 });
@@ -218,9 +218,9 @@ describe('post revisions: restore and delete', () => {
     await update('posts', id, { title: 'Restore B', content: 'Beta', excerpt: 'Bee' });
     await update('posts', id, { title: 'Restore C', content: 'Gamma', excerpt: '' });
     const [, b] = await restIds('posts', id);
-    const res = await site.gql('mutation($p: Int!, $id: Int!) { restorePostRevision(parent: $p, id: $id) { id status title { raw } content { raw } excerpt { raw } revisionCount } }', { p: id, id: b }, { as: 'editor' });
+    const res = await site.gql('mutation($p: Int!, $id: Int!) { restorePostRevision(parent: $p, id: $id) { databaseId status title { raw } content { raw } excerpt { raw } revisionCount } }', { p: id, id: b }, { as: 'editor' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.restorePostRevision).toEqual({ id, status: 'PUBLISH', title: { raw: 'Restore B' }, content: { raw: 'Beta' }, excerpt: { raw: 'Bee' }, revisionCount: 3 });
+    expect(res.data.restorePostRevision).toEqual({ databaseId: id, status: 'PUBLISH', title: { raw: 'Restore B' }, content: { raw: 'Beta' }, excerpt: { raw: 'Bee' }, revisionCount: 3 });
     const rest = (await site.req('GET', `/core/v2/posts/${id}/revisions?context=edit`, { as: 'administrator' })).body;
     expect(rest[0]).toMatchObject({ author: site.users.editor.id, title: { raw: 'Restore B' }, content: { raw: 'Beta' } });
     expect((await site.req('GET', `/core/v2/posts/${id}`)).body.title.rendered).toBe('Restore B');
@@ -229,7 +229,7 @@ describe('post revisions: restore and delete', () => {
   it('refuses restores with the REST codes', async () => {
     const post = await withRevisions('posts', 2);
     const other = await withRevisions('posts', 1);
-    const restore = 'mutation($p: Int!, $id: Int!) { restorePostRevision(parent: $p, id: $id) { id } }';
+    const restore = 'mutation($p: Int!, $id: Int!) { restorePostRevision(parent: $p, id: $id) { databaseId } }';
     expectGqlError(await site.gql(restore, { p: 987654, id: post.revisions[1] }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
     expectGqlError(await site.gql(restore, { p: post.id, id: post.revisions[1] }), 401, 'rest_cannot_edit');
     expectGqlError(await site.gql(restore, { p: post.id, id: post.revisions[1] }, { as: 'contributor' }), 403, 'rest_cannot_edit');
@@ -240,7 +240,7 @@ describe('post revisions: restore and delete', () => {
 
   it('deletes a revision for good, answering it as it was', async () => {
     const post = await withRevisions('posts', 2);
-    const del = 'mutation($p: Int!, $id: Int!) { deletePostRevision(parent: $p, id: $id) { deleted previous { id parent slug content { rendered } } } }';
+    const del = 'mutation($p: Int!, $id: Int!) { deletePostRevision(parent: $p, id: $id) { deleted previous { databaseId parent slug content { rendered } } } }';
     expectGqlError(await site.gql(del, { p: post.id, id: post.revisions[0] }), 401, 'rest_cannot_delete');
     expectGqlError(await site.gql(del, { p: post.id, id: post.revisions[0] }, { as: 'author' }), 403, 'rest_cannot_delete');
     expectGqlError(await site.gql(del, { p: 987654, id: post.revisions[0] }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
@@ -248,8 +248,8 @@ describe('post revisions: restore and delete', () => {
 
     const res = await site.gql(del, { p: post.id, id: post.revisions[0] }, { as: 'editor' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.deletePostRevision).toEqual({ deleted: true, previous: { id: post.revisions[0], parent: post.id, slug: `${post.id}-revision-v1`, content: { rendered: '<p>Step 2</p>\n' } } });
-    expectGqlError(await site.gql('query($p: Int!, $id: Int!) { postRevision(parent: $p, id: $id) { id } }', { p: post.id, id: post.revisions[0] }, { as: 'administrator' }), 404, 'rest_post_invalid_id');
+    expect(res.data.deletePostRevision).toEqual({ deleted: true, previous: { databaseId: post.revisions[0], parent: post.id, slug: `${post.id}-revision-v1`, content: { rendered: '<p>Step 2</p>\n' } } });
+    expectGqlError(await site.gql('query($p: Int!, $id: Int!) { postRevision(parent: $p, id: $id) { databaseId } }', { p: post.id, id: post.revisions[0] }, { as: 'administrator' }), 404, 'rest_post_invalid_id');
     expect(await restIds('posts', post.id)).toEqual([post.revisions[1]]);
     // The post keeps its text.
     expect((await site.req('GET', `/core/v2/posts/${post.id}?context=edit`, { as: 'administrator' })).body.content.raw).toBe('Step 2');
@@ -259,51 +259,51 @@ describe('post revisions: restore and delete', () => {
 describe('pages', () => {
   it('lists, reads, nests, restores and deletes page revisions', async () => {
     const page = await withRevisions('pages', 3);
-    const list = await site.gql('query($p: Int!) { pageRevisions(parent: $p, perPage: 2) { total totalPages nodes { id parent slug content { raw } } } }', { p: page.id }, { as: 'editor' });
+    const list = await site.gql('query($p: Int!) { pageRevisions(parent: $p, perPage: 2) { total totalPages nodes { databaseId parent slug content { raw } } } }', { p: page.id }, { as: 'editor' });
     expect(list.errors).toBeUndefined();
     expect(list.data.pageRevisions.total).toBe(3);
     expect(list.data.pageRevisions.totalPages).toBe(2);
     expect(list.data.pageRevisions.nodes).toEqual([
-      { id: page.revisions[0], parent: page.id, slug: `${page.id}-revision-v1`, content: { raw: 'Step 3' } },
-      { id: page.revisions[1], parent: page.id, slug: `${page.id}-revision-v1`, content: { raw: 'Step 2' } },
+      { databaseId: page.revisions[0], parent: page.id, slug: `${page.id}-revision-v1`, content: { raw: 'Step 3' } },
+      { databaseId: page.revisions[1], parent: page.id, slug: `${page.id}-revision-v1`, content: { raw: 'Step 2' } },
     ]);
-    const one = await site.gql('query($p: Int!, $id: Int!) { pageRevision(parent: $p, id: $id) { id content { rendered } } }', { p: page.id, id: page.revisions[2] }, { as: 'editor' });
-    expect(one.data.pageRevision).toEqual({ id: page.revisions[2], content: { rendered: '<p>Step 1</p>\n' } });
-    const nested = await site.gql('query($id: Int!) { page(id: $id) { revisions { total } autosave { id } } }', { id: page.id }, { as: 'administrator' });
+    const one = await site.gql('query($p: Int!, $id: Int!) { pageRevision(parent: $p, id: $id) { databaseId content { rendered } } }', { p: page.id, id: page.revisions[2] }, { as: 'editor' });
+    expect(one.data.pageRevision).toEqual({ databaseId: page.revisions[2], content: { rendered: '<p>Step 1</p>\n' } });
+    const nested = await site.gql('query($id: Int!) { page(id: $id) { revisions { total } autosave { databaseId } } }', { id: page.id }, { as: 'administrator' });
     expect(nested.data.page).toEqual({ revisions: { total: 3 }, autosave: null });
 
-    const restored = await site.gql('mutation($p: Int!, $id: Int!) { restorePageRevision(parent: $p, id: $id) { id content { raw } } }', { p: page.id, id: page.revisions[2] }, { as: 'editor' });
+    const restored = await site.gql('mutation($p: Int!, $id: Int!) { restorePageRevision(parent: $p, id: $id) { databaseId content { raw } } }', { p: page.id, id: page.revisions[2] }, { as: 'editor' });
     expect(restored.errors).toBeUndefined();
-    expect(restored.data.restorePageRevision).toEqual({ id: page.id, content: { raw: 'Step 1' } });
+    expect(restored.data.restorePageRevision).toEqual({ databaseId: page.id, content: { raw: 'Step 1' } });
     expect(await restIds('pages', page.id)).toHaveLength(4);
 
-    const deleted = await site.gql('mutation($p: Int!, $id: Int!) { deletePageRevision(parent: $p, id: $id) { deleted previous { id } } }', { p: page.id, id: page.revisions[1] }, { as: 'editor' });
-    expect(deleted.data.deletePageRevision).toEqual({ deleted: true, previous: { id: page.revisions[1] } });
+    const deleted = await site.gql('mutation($p: Int!, $id: Int!) { deletePageRevision(parent: $p, id: $id) { deleted previous { databaseId } } }', { p: page.id, id: page.revisions[1] }, { as: 'editor' });
+    expect(deleted.data.deletePageRevision).toEqual({ deleted: true, previous: { databaseId: page.revisions[1] } });
     expect(await restIds('pages', page.id)).not.toContain(page.revisions[1]);
   });
 
   it('autosaves pages and refuses authors, who may not edit pages', async () => {
     const page = await withRevisions('pages', 1);
-    const save = 'mutation($id: Int!, $i: PageInput!) { autosavePage(id: $id, input: $i) { id parent slug author previewLink title { raw } } }';
+    const save = 'mutation($id: Int!, $i: PageInput!) { autosavePage(id: $id, input: $i) { databaseId parent slug author previewLink title { raw } } }';
     const res = await site.gql(save, { id: page.id, i: { title: 'Page autosave' } }, { as: 'editor' });
     expect(res.errors).toBeUndefined();
     const a = res.data.autosavePage;
     expect(a).toMatchObject({ parent: page.id, slug: `${page.id}-autosave-v1`, author: site.users.editor.id, title: { raw: 'Page autosave' } });
     expect(a.previewLink).toMatch(new RegExp(`preview_id=${page.id}&preview_nonce=${NONCE}&preview=true$`));
-    expect((await site.gql('query($p: Int!) { pageAutosaves(parent: $p) { id } }', { p: page.id }, { as: 'administrator' })).data.pageAutosaves).toEqual([{ id: a.id }]);
-    expect((await site.gql('query($p: Int!) { pageAutosave(parent: $p) { id } }', { p: page.id }, { as: 'administrator' })).data.pageAutosave).toEqual({ id: a.id });
-    expect((await site.gql('query($id: Int!) { page(id: $id) { autosave { id } } }', { id: page.id }, { as: 'editor' })).data.page.autosave).toEqual({ id: a.id });
+    expect((await site.gql('query($p: Int!) { pageAutosaves(parent: $p) { databaseId } }', { p: page.id }, { as: 'administrator' })).data.pageAutosaves).toEqual([{ databaseId: a.databaseId }]);
+    expect((await site.gql('query($p: Int!) { pageAutosave(parent: $p) { databaseId } }', { p: page.id }, { as: 'administrator' })).data.pageAutosave).toEqual({ databaseId: a.databaseId });
+    expect((await site.gql('query($id: Int!) { page(id: $id) { autosave { databaseId } } }', { id: page.id }, { as: 'editor' })).data.page.autosave).toEqual({ databaseId: a.databaseId });
 
     const draft = await site.createPage({ title: 'Page draft' }, 'editor');
     const own = await site.gql(save, { id: draft.id, i: { title: 'Page draft, autosaved' } }, { as: 'editor' });
-    expect(own.data.autosavePage).toEqual({ id: draft.id, parent: 0, slug: '', author: site.users.editor.id, previewLink: `${SITE}/?page_id=${draft.id}&preview=true`, title: { raw: 'Page draft, autosaved' } });
+    expect(own.data.autosavePage).toEqual({ databaseId: draft.id, parent: 0, slug: '', author: site.users.editor.id, previewLink: `${SITE}/?page_id=${draft.id}&preview=true`, title: { raw: 'Page draft, autosaved' } });
 
     expectGqlError(await site.gql(save, { id: page.id, i: { title: 'x' } }, { as: 'author' }), 403, 'rest_cannot_edit');
     expectGqlError(await site.gql('query($p: Int!) { pageRevisions(parent: $p) { total } }', { p: page.id }, { as: 'author' }), 403, 'rest_cannot_read');
     const post = await withRevisions('posts', 1);
     expectGqlError(await site.gql('query($p: Int!) { pageRevisions(parent: $p) { total } }', { p: post.id }, { as: 'administrator' }), 404, 'rest_post_invalid_parent');
-    const nested = await site.gql('query($id: Int!) { page(id: $id) { id revisions { total } } }', { id: page.id }, { as: 'author' });
-    expect(nested.data.page).toEqual({ id: page.id, revisions: null });
+    const nested = await site.gql('query($id: Int!) { page(id: $id) { databaseId revisions { total } } }', { id: page.id }, { as: 'author' });
+    expect(nested.data.page).toEqual({ databaseId: page.id, revisions: null });
     expect(nested.errors?.[0].extensions).toMatchObject({ code: 'rest_cannot_read', status: 403 });
   });
 });

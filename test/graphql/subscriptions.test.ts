@@ -44,15 +44,15 @@ async function startService(databaseUrl: string): Promise<void> {
   });
 }
 
-interface Change { action: string; type: string; id: number; node: { id: number; status?: string; title?: { rendered: string } } | null }
+interface Change { action: string; type: string; databaseId: number; id: string; node: { databaseId: number; id: string; status?: string; title?: { rendered: string } } | null }
 
 /** A contentChanged subscription over SSE; `events` fills as they arrive. */
 function subscribe(headers: Record<string, string> = {}) {
   const events: Change[] = [];
   const errors: unknown[] = [];
   const controller = new AbortController();
-  const query = `subscription { contentChanged { action type id node {
-    ... on Post { id status title { rendered } } ... on Page { id status } ... on MediaItem { id status } } } }`;
+  const query = `subscription { contentChanged { action type databaseId id node {
+    ... on Post { databaseId id status title { rendered } } ... on Page { databaseId id status } ... on MediaItem { databaseId id status } } } }`;
   const done = (async () => {
     const res = await fetch(`${base}/graphql`, {
       method: 'POST', signal: controller.signal,
@@ -127,10 +127,10 @@ describe('contentChanged across processes', () => {
     const sub = subscribe();
     try {
       const written: number[] = [];
-      const hit = await waitFor(sub, (e) => written.includes(e.id), async () => {
+      const hit = await waitFor(sub, (e) => written.includes(e.databaseId), async () => {
         written.push((await site.createPost({ title: `Elsewhere ${written.length}`, status: 'publish' })).id);
       });
-      expect(hit).toMatchObject({ action: 'CREATED', type: 'Post', node: { id: hit.id, status: 'PUBLISH' } });
+      expect(hit).toMatchObject({ action: 'CREATED', type: 'Post', node: { databaseId: hit.databaseId, id: hit.id, status: 'PUBLISH' } });
       expect(hit.node!.title!.rendered).toMatch(/^Elsewhere \d+$/);
     } finally { await sub.close(); }
   }, 90_000);
@@ -140,32 +140,32 @@ describe('contentChanged across processes', () => {
     try {
       // Listening: a public post written from this process comes through.
       const probes: number[] = [];
-      await waitFor(sub, (e) => probes.includes(e.id), async () => { probes.push((await site.createPost({ title: 'Probe', status: 'publish' })).id); });
+      await waitFor(sub, (e) => probes.includes(e.databaseId), async () => { probes.push((await site.createPost({ title: 'Probe', status: 'publish' })).id); });
 
       const draft = await rest('POST', '/core/v2/posts', { title: 'Secret draft', content: 'private words', status: 'draft' });
       expect(draft.status).toBe(201);
       const created = await rest('POST', '/core/v2/posts', { title: 'Public', status: 'publish' });
       expect(created.status).toBe(201);
       const id = created.body.id as number;
-      await waitFor(sub, (e) => e.id === id && e.action === 'CREATED');
+      await waitFor(sub, (e) => e.databaseId === id && e.action === 'CREATED');
 
       expect((await rest('POST', `/core/v2/posts/${id}`, { title: 'Public, edited' })).status).toBe(200);
-      const updated = await waitFor(sub, (e) => e.id === id && e.action === 'UPDATED');
+      const updated = await waitFor(sub, (e) => e.databaseId === id && e.action === 'UPDATED');
       expect(updated.node!.title!.rendered).toBe('Public, edited');
 
       expect((await rest('DELETE', `/core/v2/posts/${id}`)).status).toBe(200);
       // Trashed: announced (the post was public), but the trashed post itself is not readable anonymously.
-      expect(await waitFor(sub, (e) => e.id === id && e.action === 'TRASHED')).toMatchObject({ type: 'Post', node: null });
+      expect(await waitFor(sub, (e) => e.databaseId === id && e.action === 'TRASHED')).toMatchObject({ type: 'Post', node: null });
 
       // Deleting it from the trash is not heard (a trashed post is not the public's); deleting a public post is.
       expect((await rest('DELETE', `/core/v2/posts/${id}?force=true`)).status).toBe(200);
       const other = await rest('POST', '/core/v2/posts', { title: 'Short-lived', status: 'publish' });
       expect((await rest('DELETE', `/core/v2/posts/${other.body.id}?force=true`)).status).toBe(200);
-      expect(await waitFor(sub, (e) => e.id === other.body.id && e.action === 'DELETED')).toMatchObject({ type: 'Post', node: null });
+      expect(await waitFor(sub, (e) => e.databaseId === other.body.id && e.action === 'DELETED')).toMatchObject({ type: 'Post', node: null });
 
       // Events come in commit order: the draft and the trashed post's deletion came before and were not heard.
-      expect(sub.events.filter((e) => e.id === id).map((e) => e.action)).toEqual(['CREATED', 'UPDATED', 'TRASHED']);
-      expect(sub.events.map((e) => e.id)).not.toContain(draft.body.id);
+      expect(sub.events.filter((e) => e.databaseId === id).map((e) => e.action)).toEqual(['CREATED', 'UPDATED', 'TRASHED']);
+      expect(sub.events.map((e) => e.databaseId)).not.toContain(draft.body.id);
       expect(JSON.stringify(sub.events)).not.toContain('Secret draft');
     } finally { await sub.close(); }
   }, 90_000);
@@ -174,7 +174,7 @@ describe('contentChanged across processes', () => {
     const sub = subscribe({ authorization: site.users.editor.auth });
     try {
       const drafts: number[] = [];
-      const hit = await waitFor(sub, (e) => drafts.includes(e.id), async () => {
+      const hit = await waitFor(sub, (e) => drafts.includes(e.databaseId), async () => {
         drafts.push((await site.createPost({ title: 'Editor-only draft', status: 'draft' })).id);
       });
       expect(hit).toMatchObject({ action: 'CREATED', type: 'Post', node: { status: 'DRAFT', title: { rendered: 'Editor-only draft' } } });
@@ -185,14 +185,14 @@ describe('contentChanged across processes', () => {
     const sub = subscribe();
     try {
       const pages: number[] = [];
-      expect(await waitFor(sub, (e) => pages.includes(e.id), async () => {
+      expect(await waitFor(sub, (e) => pages.includes(e.databaseId), async () => {
         pages.push((await site.createPage({ title: 'A page', status: 'publish' })).id);
       })).toMatchObject({ action: 'CREATED', type: 'Page', node: { status: 'PUBLISH' } });
       const upload = await site.req('POST', '/core/v2/media', {
         as: 'administrator', body: 'plain text file', headers: { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="notes.txt"' },
       });
       expect(upload.status).toBe(201);
-      expect(await waitFor(sub, (e) => e.id === upload.body.id)).toMatchObject({ action: 'CREATED', type: 'MediaItem', node: { id: upload.body.id } });
+      expect(await waitFor(sub, (e) => e.databaseId === upload.body.id)).toMatchObject({ action: 'CREATED', type: 'MediaItem', node: { databaseId: upload.body.id } });
     } finally { await sub.close(); }
   }, 90_000);
 });

@@ -382,9 +382,9 @@ describe('mail failures and submissions', () => {
   });
 
   it('saves forms through GraphQL mutations', async () => {
-    const created = await site.gql('mutation { createContactForm(input: { title: "GQL", form: "[text* a]" }) { id slug saved configErrors } }', {}, { as: 'editor' });
+    const created = await site.gql('mutation { createContactForm(input: { title: "GQL", form: "[text* a]" }) { databaseId slug saved configErrors } }', {}, { as: 'editor' });
     expect(created.data.createContactForm).toMatchObject({ slug: 'gql', saved: true });
-    const dry = await site.gql('mutation($id: Int!) { updateContactForm(id: $id, input: { title: "Other" }, save: false) { title saved } }', { id: created.data.createContactForm.id }, { as: 'editor' });
+    const dry = await site.gql('mutation($id: Int!) { updateContactForm(id: $id, input: { title: "Other" }, save: false) { title saved } }', { id: created.data.createContactForm.databaseId }, { as: 'editor' });
     expect(dry.data.updateContactForm).toEqual({ title: 'Other', saved: false });
     const list = await site.gql('{ contactForms { title } }', {}, { as: 'contributor' });
     expect(list.data.contactForms.map((f: any) => f.title)).toContain('GQL');

@@ -187,10 +187,10 @@ describe('update with a parent', () => {
       }
     });
 
-    it('reads through GraphQL: `post` is the id, `attachedTo` null', async () => {
-      const res = await site.gql('query($id: Int!) { mediaItem(id: $id) { id post attachedTo { __typename } } }', { id: a.id }, { as: 'administrator' });
+    it('reads through GraphQL: `parentDatabaseId` is the id, `parent` null', async () => {
+      const res = await site.gql('query($id: Int!) { mediaItem(id: $id) { databaseId parentDatabaseId parent { node { __typename } } } }', { id: a.id }, { as: 'administrator' });
       expect(res.errors).toBeUndefined();
-      expect(res.data.mediaItem).toEqual({ id: a.id, post: NOTHING, attachedTo: null });
+      expect(res.data.mediaItem).toEqual({ databaseId: a.id, parentDatabaseId: NOTHING, parent: null });
     });
 
     it('is exported as stored (JSON and WXR)', async () => {

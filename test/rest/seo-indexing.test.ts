@@ -174,7 +174,7 @@ describe('indexing', () => {
     // The same through GraphQL.
     const m = await site.gql('mutation($id: Int!) { updateSeoItemSettings(id: $id, input: { focusKeyphrase: "other", noindex: null }) { focusKeyphrase noindex cornerstone } }', { id: post.id }, { as: 'editor' });
     expect(m.data?.updateSeoItemSettings).toEqual({ focusKeyphrase: 'other', noindex: null, cornerstone: true });
-    const denied = await site.gql('query($id: Int!) { seoItemSettings(id: $id) { id } }', { id: post.id }, { as: 'author' });
+    const denied = await site.gql('query($id: Int!) { seoItemSettings(id: $id) { databaseId } }', { id: post.id }, { as: 'author' });
     expectGqlError(denied, 403, 'rest_cannot_edit');
   });
 });
@@ -208,7 +208,7 @@ describe('deployment A', () => {
       expect('seo_head' in rec.body).toBe(false);
       const gql = await a.gql('query($id: Int!) { post(id: $id) { seoHead seoHeadJson } }', { id: post.id }, { as: 'administrator' });
       expect(gql.data?.post).toEqual({ seoHead: null, seoHeadJson: null });
-      const settings = await a.gql('query($id: Int!) { seoItemSettings(id: $id) { id } }', { id: post.id }, { as: 'administrator' });
+      const settings = await a.gql('query($id: Int!) { seoItemSettings(id: $id) { databaseId } }', { id: post.id }, { as: 'administrator' });
       expectGqlError(settings, 404, 'rest_no_route');
     } finally { await a.close(); }
   });
