@@ -45,7 +45,7 @@ export function connectionArgs(t: any): Record<string, unknown> {
 type CursorText = ['k', string, unknown[]] | ['p', string, number];
 
 const encode = (c: CursorText) => Buffer.from(JSON.stringify(c)).toString('base64url');
-const keyCursor = (order: string, key: KeyValue[]) => encode(['k', order, key.map((v) => (v instanceof Date ? { d: v.toISOString() } : v))]);
+export const keyCursor = (order: string, key: KeyValue[]) => encode(['k', order, key.map((v) => (v instanceof Date ? { d: v.toISOString() } : v))]);
 const positionCursor = (order: string, position: number) => encode(['p', order, position]);
 
 function invalidCursor(arg: string, why: string): never {
@@ -61,7 +61,7 @@ function readCursor(cursor: string, arg: string, kind: 'k' | 'p', order: string)
 }
 
 /** A key cursor's values, checked against the columns they must fill (types, NULLs, the id). */
-function decodeKey(cursor: string, arg: string, order: string, columns: { type: string; nullable: boolean }[]): KeyValue[] {
+export function decodeKey(cursor: string, arg: string, order: string, columns: { type: string; nullable: boolean }[]): KeyValue[] {
   const raw = readCursor(cursor, arg, 'k', order);
   const bad = () => invalidCursor(arg, `${arg} is not a cursor of this list.`);
   if (!Array.isArray(raw) || raw.length !== columns.length) bad();

@@ -31,7 +31,8 @@ import type { FieldDef } from '../../resources/define.js';
 import { CONTENT_TYPES, MEDIA_TYPE, PAGE_TYPE, POST_LIKE_TYPES, POST_TYPE, TAXONOMY_REFS, gqlKey } from '../../resources/content-types.js';
 import { checkStatusFilter, listOrder, listWhere, readableRows, type ListFilter } from '../../content/service.js';
 import { homePath, resolveAddress } from '../../site/resolve.js';
-import { MAX_WINDOW } from '../connections.js';
+import { MAX_WINDOW, PageInfoRef, decodeKey, keyCursor } from '../connections.js';
+import { keyColumns, keysetWhere, type KeyValue } from '../../db/list.js';
 import { NodeRef, parseGlobalId, tagType, typeNameOf } from '../node.js';
 import { POST_LIKE_REVISIONS } from '../../resources/revisions.js';
 import { checkReadRevision } from '../../revisions/service.js';
@@ -60,35 +61,43 @@ function termById(ctx: Context, taxonomy: string, query: object = {}) {
 
 type Link = 'author' | 'parent' | 'term';
 
+/** One parent's window of a nested list: the ids in it, whether more follow, each id's sort key. */
+interface NestedWindow { ids: number[]; more: boolean; keys: Map<number, KeyValue[]> }
+
 /**
  * The first `first` items of `type` linked to each parent (its author, its parent item, or a term
- * it carries) that the collection filter selects, in the list's default order. Two statements per
- * request and selection, whatever the number of parents: the matching ids with their link, then
- * the chosen rows with the caller's selection.
+ * it carries) that the collection filter selects, in the list's order, after the `after` key when
+ * one is given (keyset: the same bound for every parent). One statement per request for every
+ * parent: the matching ids with their link and sort key (the rows are read by id after, see
+ * `contentById`, one statement per selection).
  */
-function relatedContent(ctx: Context, o: { type: string; defaultStatus: string; link: Link; filter: ListFilter; first: number; order: PrismaNS.ContentOrderByWithRelationInput[]; query: object }) {
-  const key = `rel:list:${o.type}:${o.link}:${o.first}:${JSON.stringify(o.filter)}:${JSON.stringify(o.order)}:${JSON.stringify(o.query)}`;
-  return ctx.loader<number, Content[]>(key, async (parents) => {
+function relatedContent(ctx: Context, o: { type: string; link: Link; filter: ListFilter; first: number; order: PrismaNS.ContentOrderByWithRelationInput[]; after: KeyValue[] | null }) {
+  const columns = keyColumns('Content', o.order);
+  const key = `rel:list:${o.type}:${o.link}:${o.first}:${JSON.stringify(o.filter)}:${JSON.stringify(o.order)}:${JSON.stringify(o.after)}`;
+  return ctx.loader<number, NestedWindow>(key, async (parents) => {
     const q = await listWhere(ctx, await ctx.site(), o.type, o.filter);
-    if (q.search || q.matchesInMemory) throw restError('rest_invalid_param', 'Invalid parameter(s): filter', 400, { params: { filter: 'Nested lists take no full-text search; use the top-level list.' } });
+    if (q.search || q.matchesInMemory) throw restError('rest_invalid_param', 'Invalid parameter(s): where', 400, { params: { where: 'Nested lists take no full-text search; use the top-level list.' } });
     const ids = [...parents];
     const link: PrismaNS.ContentWhereInput = o.link === 'author' ? { authorId: { in: ids } } : o.link === 'parent' ? { parentId: { in: ids } } : { terms: { some: { termId: { in: ids } } } };
     const heads = await ctx.prisma.content.findMany({
-      where: { AND: [q.where, link] }, orderBy: o.order,
-      select: { id: true, authorId: true, parentId: true, ...(o.link === 'term' ? { terms: { where: { termId: { in: ids } }, select: { termId: true } } } : {}) },
+      where: { AND: [q.where, link, o.after ? keysetWhere(columns, o.after, 'after') as PrismaNS.ContentWhereInput : {}] }, orderBy: o.order,
+      select: { id: true, authorId: true, parentId: true, ...Object.fromEntries(columns.map((c) => [c.column, true])), ...(o.link === 'term' ? { terms: { where: { termId: { in: ids } }, select: { termId: true } } } : {}) },
     });
     const byParent = new Map<number, number[]>(ids.map((id) => [id, []]));
+    const keys = new Map<number, KeyValue[]>();
     for (const h of heads) {
       const owners = o.link === 'author' ? [h.authorId] : o.link === 'parent' ? [h.parentId!] : (h as unknown as { terms: { termId: number }[] }).terms.map((t) => t.termId);
+      keys.set(h.id, columns.map((c) => (h as Record<string, unknown>)[c.column] as KeyValue));
+      // One more than asked for tells whether the list goes on.
       for (const p of owners) {
         const list = byParent.get(p);
-        if (list && list.length < o.first) list.push(h.id);
+        if (list && list.length <= o.first) list.push(h.id);
       }
     }
-    const wanted = [...new Set([...byParent.values()].flat())];
-    const rows = wanted.length ? await readableRows(ctx, await ctx.prisma.content.findMany({ ...o.query, where: { id: { in: wanted } } })) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((p) => byParent.get(p)!.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+    return ids.map((p) => {
+      const list = byParent.get(p)!;
+      return { ids: list.slice(0, o.first), more: list.length > o.first, keys };
+    });
   });
 }
 
@@ -96,6 +105,7 @@ function relatedContent(ctx: Context, o: { type: string; defaultStatus: string; 
 function nestedListArgs(t: AnyT, filterInput: unknown, what: string) {
   return {
     first: t.arg.int({ required: false, defaultValue: 10, description: `How many ${what} (at most ${MAX_WINDOW}).` }),
+    after: t.arg.string({ required: false, description: 'Cursor of the item to start after (an edge\'s `cursor` or `pageInfo.endCursor` of this list).' }),
     where: t.arg({ type: filterInput, required: false, description: `The ${what} collection's filters (same rules and defaults as the top-level list: published items unless a status is asked for).` }),
   };
 }
@@ -156,21 +166,68 @@ function connectionOf(name: string, nodeRef: unknown, typeName: string | null, d
 /** The selection a field of an edge type makes of its `node`, for a Prisma read. */
 const nodeQuery = (ctx: Context, info: GraphQLResolveInfo, typeName: string) => queryFromInfo({ context: ctx, info, path: ['node'], typeName }) as object;
 
-/** A nested list of items linked to the parent object, as a connection with `first` and `where`. */
+/** `{name} { nodes edges { cursor node } pageInfo }`: a nested list paged forwards with keyset cursors. */
+function pagedConnectionOf(name: string, nodeRef: unknown, typeName: string, description: string) {
+  if (!relationTypes.has(name)) {
+    type Shape = { window: () => Promise<NestedWindow>; rows: (query: object) => Promise<Content[]>; order: string; after: boolean };
+    const cursorOf = (c: Shape, w: NestedWindow, id: number) => keyCursor(c.order, w.keys.get(id)!);
+    const Edge = builder.objectRef<{ node: Content; cursor: string }>(`${name}Edge`).implement({
+      description: `One item of a ${name}, with its cursor.`,
+      fields: (t) => ({
+        cursor: t.string({ description: 'The item\'s place in the list (its sort key): pass it as `after`.', resolve: (e) => e.cursor }),
+        node: t.field({ type: nodeRef as never, description: 'The item.', resolve: (e) => e.node as never }),
+      }),
+    });
+    relationTypes.set(name, builder.objectRef<Shape>(name).implement({
+      description,
+      fields: (t) => ({
+        nodes: t.field({
+          type: [nodeRef as never], description: 'The items of the window the caller may read, in the list\'s order.',
+          resolve: (c, _a, ctx: Context, info: GraphQLResolveInfo) => c.rows(queryFromInfo({ context: ctx, info, typeName }) as object) as never,
+        }),
+        edges: t.field({
+          type: [Edge], description: 'The items of the window the caller may read, as edges with their cursors.',
+          resolve: async (c, _a, ctx: Context, info: GraphQLResolveInfo) => {
+            const [w, rows] = await Promise.all([c.window(), c.rows(queryFromInfo({ context: ctx, info, path: ['node'], typeName }) as object)]);
+            return rows.map((node) => ({ node, cursor: cursorOf(c, w, node.id) }));
+          },
+        }),
+        pageInfo: t.field({
+          type: PageInfoRef, description: 'Whether more items follow the window, and the cursors of its ends.',
+          resolve: async (c) => {
+            const w = await c.window();
+            const ends = w.ids.length ? [w.ids[0], w.ids[w.ids.length - 1]] : null;
+            return { hasNextPage: w.more, hasPreviousPage: c.after, startCursor: ends && cursorOf(c, w, ends[0]), endCursor: ends && cursorOf(c, w, ends[1]) };
+          },
+        }),
+      }),
+    }));
+  }
+  return relationTypes.get(name);
+}
+
+/** A nested list of items linked to the parent object, as a connection with `first`, `after` and `where`. */
 function contentListField(t: AnyT, o: { owner: string; ref: unknown; descriptor: typeof POST_TYPE; filterInput: unknown; link: Link; description: string; order?: PrismaNS.ContentOrderByWithRelationInput[] }) {
   const d = o.descriptor;
+  const order = o.order ?? NEWEST_FIRST;
+  const columns = keyColumns('Content', order);
+  const orderName = `${d.type}:${o.link}:${order === MENU_ORDER ? 'menu_order' : 'date'}`;
   return t.field({
-    type: connectionOf(`${o.owner}To${d.graphqlName}Connection`, o.ref, d.graphqlName, `${d.about.name} linked to a ${o.owner.toLowerCase()}.`),
+    type: pagedConnectionOf(`${o.owner}To${d.graphqlName}Connection`, o.ref, d.graphqlName, `${d.about.name} linked to a ${o.owner.toLowerCase()}.`),
     description: o.description,
     args: nestedListArgs(t, o.filterInput, d.graphqlPlural),
-    resolve: (parent: { id: number }, args: { first?: number | null; where?: ListFilter | null }, ctx: Context) => {
+    resolve: (parent: { id: number }, args: { first?: number | null; after?: string | null; where?: ListFilter | null }, ctx: Context) => {
       const filter = { ...(args.where ?? {}) } as ListFilter;
       checkStatusFilter(ctx, d.type, filter.status ?? [], d.defaultStatus);
       const first = nestedFirst(args.first);
+      const after = args.after != null ? decodeKey(args.after, 'after', orderName, columns) : null;
+      const window = () => (first ? relatedContent(ctx, { type: d.type, link: o.link, filter, first, order, after }).load(parent.id) : Promise.resolve({ ids: [], more: false, keys: new Map() }));
       return {
-        load: async (query: object | undefined) => (first
-          ? relatedContent(ctx, { type: d.type, defaultStatus: d.defaultStatus, link: o.link, filter, first, order: o.order ?? NEWEST_FIRST, query: query ?? {} }).load(parent.id)
-          : []),
+        order: orderName, after: after !== null, window,
+        rows: async (query: object) => {
+          const found = await contentById(ctx, [d.type], query).loadMany((await window()).ids);
+          return found.filter((r): r is Content => !!r && !(r instanceof Error));
+        },
       };
     },
   });
