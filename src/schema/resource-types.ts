@@ -152,11 +152,12 @@ export function listFilterInput(list: ListDef, builder: AnyBuilder = defaultBuil
 
 /**
  * The arguments of a list field: its own parameters (page, perPage, order …) and `filter`;
- * `omit` leaves some out by REST name (a connection pages with cursors instead of page/per_page/offset).
+ * `omit` leaves some out by REST name (a connection pages with cursors instead of page/per_page/offset),
+ * `filterArg` names the filter otherwise (`where` on connections, as WPGraphQL names it).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function listArgs(t: any, list: ListDef, filter: AnyRef, o: { omit?: string[] } = {}): Record<string, unknown> {
-  const args: Record<string, unknown> = { filter: t.arg({ type: filter, required: false, description: 'Filters.' }) };
+export function listArgs(t: any, list: ListDef, filter: AnyRef, o: { omit?: string[]; filterArg?: string } = {}): Record<string, unknown> {
+  const args: Record<string, unknown> = { [o.filterArg ?? 'filter']: t.arg({ type: filter, required: false, description: 'Filters: the REST collection\'s filter parameters.' }) };
   for (const [rest, p] of Object.entries(list.params)) {
     if (p.in !== 'arg' || o.omit?.includes(rest)) continue;
     args[p.graphql ?? camelCase(rest)] = t.arg({ type: paramType(p), required: false, description: p.graphqlDescription ?? p.description, ...(p.default !== undefined ? { defaultValue: p.default } : {}) });

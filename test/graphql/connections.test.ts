@@ -29,7 +29,7 @@ const CONN = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endC
 
 async function postsConn(args: Record<string, unknown>, as?: 'administrator') {
   const res = await site.gql(`query($first: Int, $after: String, $last: Int, $before: String, $filter: PostListFilter, $orderby: PostOrderBy, $order: Order) {
-    postsConnection(first: $first, after: $after, last: $last, before: $before, filter: $filter, orderby: $orderby, order: $order) { ${CONN} } }`, args, as ? { as } : {});
+    postsConnection(first: $first, after: $after, last: $last, before: $before, where: $filter, orderby: $orderby, order: $order) { ${CONN} } }`, args, as ? { as } : {});
   expect(res.errors).toBeUndefined();
   return res.data.postsConnection;
 }
@@ -104,7 +104,7 @@ describe('filters and orders are the collection\'s', () => {
     const c = await postsConn({ first: 100, filter: { status: ['DRAFT'] } }, 'administrator');
     expect(edgeIds(c)).toEqual(ids(rest.body));
     expect(rest.body.length).toBe(4);
-    const anon = await site.gql('{ postsConnection(filter: { status: [DRAFT] }) { totalCount } }');
+    const anon = await site.gql('{ postsConnection(where: { status: [DRAFT] }) { totalCount } }');
     const restAnon = await site.req('GET', '/core/v2/posts?status=draft');
     expect(anon.errors?.[0]?.extensions).toMatchObject({ code: restAnon.body.code, status: restAnon.status });
   });

@@ -215,7 +215,7 @@ const REALISTIC = {
   },
   tree: {
     query: `query Tree($top: Int = 100) {
-      categoriesConnection(first: $top, filter: { parent: 0 }) { nodes {
+      categoriesConnection(first: $top, where: { parent: 0 }) { nodes {
         id name slug link children { nodes { id name slug link children { nodes { id name slug link } } } } } } }`,
     variables: () => ({}),
   },

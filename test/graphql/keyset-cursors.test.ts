@@ -33,7 +33,7 @@ const restIds = async (path: string, as?: 'administrator') => {
 
 async function conn(field: string, args: Record<string, unknown>, types: string, as?: 'administrator'): Promise<Conn> {
   const res = await site.gql(`query($first: Int, $after: String, $last: Int, $before: String, ${types}) {
-    c: ${field}(first: $first, after: $after, last: $last, before: $before, ${types.split(', ').map((t) => t.split(':')[0].slice(1)).map((n) => `${n}: $${n}`).join(', ')}) { ${CONN} } }`, args, as ? { as } : {});
+    c: ${field}(first: $first, after: $after, last: $last, before: $before, ${types.split(', ').map((t) => t.split(':')[0].slice(1)).map((n) => `${n === 'filter' ? 'where' : n}: $${n}`).join(', ')}) { ${CONN} } }`, args, as ? { as } : {});
   expect(res.errors).toBeUndefined();
   return res.data.c;
 }
@@ -272,7 +272,7 @@ describe('orders without a key keep positions (docs/graphql.md)', () => {
 
 describe('statements', () => {
   it('a keyset window costs the same statements at 5 and at 50 items, after a cursor or not', async () => {
-    const q = `query($n: Int, $a: String) { postsConnection(first: $n, after: $a, filter: { categories: { terms: [${cat}] } }) {
+    const q = `query($n: Int, $a: String) { postsConnection(first: $n, after: $a, where: { categories: { terms: [${cat}] } }) {
       totalCount pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { databaseId title { rendered } } } } }`;
     const cost = async (n: number, a: string | null) => {
       const before = site.db.statements;

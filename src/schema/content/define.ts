@@ -128,9 +128,10 @@ export function defineContentType(def: ContentTypeDefinition): { input: unknown 
     [`${d.plural}Connection`]: t.field({
       type: Connection,
       description: `${d.name} items as a cursor connection: the same filters and orders as \`${d.plural}\` (and the REST collection), paged with first/after/last/before.`,
-      args: { ...connectionArgs(t), ...listArgs(t, def.list, listFilterInput(def.list), { omit: PAGING_PARAMS }) } as never,
+      args: { ...connectionArgs(t), ...listArgs(t, def.list, listFilterInput(def.list), { omit: PAGING_PARAMS, filterArg: 'where' }) } as never,
       resolve: async (_root, rawArgs, ctx) => {
-        const args = rawArgs as ListArgs & ConnectionArgs;
+        const { where, ...rest } = rawArgs as ListArgs & ConnectionArgs & { where?: ListFilter | null };
+        const args: ListArgs & ConnectionArgs = { ...rest, filter: where };
         const { filter, site, q, paging } = await prepareList(ctx, args, { page: 1, perPage: 1 }, listType);
         const order = `${d.type}:${paging.orderby}:${paging.order}`;
         const readByIds = async (query: object, ids: number[]) => readableRows(ctx, await contentRows<Content>(ctx, { ...query, where: { id: { in: ids } } }));

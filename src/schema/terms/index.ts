@@ -65,10 +65,10 @@ function defineTaxonomy(taxonomy: Taxonomy, name: string, plural: string, ref: T
     [`${plural}Connection`]: t.field({
       type: Connection,
       description: `${name} terms as a cursor connection: the same filters and orders as \`${plural}\` (and the REST collection), paged with first/after/last/before.`,
-      args: { ...connectionArgs(t), ...listArgs(t, list, listFilterInput(list), { omit: ['page', 'per_page', 'offset'] }) } as never,
+      args: { ...connectionArgs(t), ...listArgs(t, list, listFilterInput(list), { omit: ['page', 'per_page', 'offset'], filterArg: 'where' }) } as never,
       resolve: async (_r, rawArgs, ctx) => {
-        const args = rawArgs as ConnectionArgs & { filter?: TermFilter | null; order?: string; orderby?: string };
-        const filter = (args.filter ?? {}) as TermFilter;
+        const args = rawArgs as ConnectionArgs & { where?: TermFilter | null; order?: string; orderby?: string };
+        const filter = (args.where ?? {}) as TermFilter;
         if (filter.post != null) await checkPostForTerms(ctx, filter.post);
         const where = termWhere(taxonomy, filter, ctx.db.provider);
         const total = () => cachedCount(ctx, 'term', where);

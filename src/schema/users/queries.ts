@@ -41,10 +41,10 @@ builder.queryFields((t) => ({
   usersConnection: t.field({
     type: UserConnection,
     description: 'Users as a cursor connection: the same filters, orders and access rules as `users` (and the REST collection), paged with first/after/last/before.',
-    args: { ...connectionArgs(t), ...listArgs(t, UserListDef, listFilterInput(UserListDef), { omit: ['page', 'per_page', 'offset'] }) } as never,
+    args: { ...connectionArgs(t), ...listArgs(t, UserListDef, listFilterInput(UserListDef), { omit: ['page', 'per_page', 'offset'], filterArg: 'where' }) } as never,
     resolve: async (_root, rawArgs, ctx) => {
-      const args = rawArgs as ConnectionArgs & { filter?: Filter | null; order?: string; orderby?: string };
-      const filter = (args.filter ?? {}) as Filter;
+      const args = rawArgs as ConnectionArgs & { where?: Filter | null; order?: string; orderby?: string };
+      const filter = (args.where ?? {}) as Filter;
       const orderby = args.orderby ?? 'name';
       checkUserListAccess(ctx, filter, orderby);
       const where = userListWhere(ctx, filter);
