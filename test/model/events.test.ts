@@ -230,27 +230,29 @@ describe('who may do what', () => {
 describe('GraphQL', () => {
   it('reads events with their terms, and terms with their events', async () => {
     const res = await site.gql(`query($id: Int!) {
-      event(id: $id) { id title { rendered } meta { eventKind: event_kind capacity soldOut: sold_out } eventCategoryNodes { id name parentNode { id } } authorNode { id } }
-      eventCategories(filter: { include: [${otherCat.id}] }) { nodes { name events { id } } }
+      event(id: $id) { databaseId title { rendered } meta { eventKind: event_kind capacity soldOut: sold_out } eventCategoriesDatabaseIds eventCategories { nodes { databaseId name parent { node { databaseId } } } } author { node { databaseId } } }
+      eventCategories(filter: { include: [${otherCat.id}] }) { nodes { name events { nodes { databaseId } } } }
     }`, { id: conference.id });
     expect(res.errors).toBeUndefined();
-    expect(res.data.event).toMatchObject({ id: conference.id, title: { rendered: 'Kitchen conference' }, meta: { eventKind: 'conference', capacity: 300, soldOut: true } });
-    expect(res.data.event.eventCategoryNodes).toEqual([{ id: otherCat.id, name: 'Cooking', parentNode: null }]);
-    expect(res.data.eventCategories.nodes).toEqual([{ name: 'Cooking', events: [{ id: conference.id }] }]);
+    expect(res.data.event).toMatchObject({ databaseId: conference.id, title: { rendered: 'Kitchen conference' }, meta: { eventKind: 'conference', capacity: 300, soldOut: true } });
+    expect(res.data.event.eventCategories.nodes).toEqual([{ databaseId: otherCat.id, name: 'Cooking', parent: null }]);
+    expect(res.data.event.eventCategoriesDatabaseIds).toEqual([otherCat.id]);
+    expect(res.data.event.author).toEqual({ node: { databaseId: conference.author } });
+    expect(res.data.eventCategories.nodes).toEqual([{ name: 'Cooking', events: { nodes: [{ databaseId: conference.id }] } }]);
   });
 
   it('creates with a mutation, typed to the enum', async () => {
-    const res = await site.gql(`mutation { createEvent(input: { title: "GraphQL day", status: PUBLISH, eventCategories: [${parentCat.id}], meta: { event_kind: workshop, capacity: 8 } }) { id link meta { event_kind capacity } eventCategories } }`, {}, { as: 'editor' });
+    const res = await site.gql(`mutation { createEvent(input: { title: "GraphQL day", status: PUBLISH, eventCategories: [${parentCat.id}], meta: { event_kind: workshop, capacity: 8 } }) { databaseId link meta { event_kind capacity } eventCategoriesDatabaseIds } }`, {}, { as: 'editor' });
     expect(res.errors).toBeUndefined();
-    expect(res.data.createEvent).toMatchObject({ link: `${SITE}/events/graphql-day/`, meta: { event_kind: 'workshop', capacity: 8 }, eventCategories: [parentCat.id] });
-    const bad = await site.gql('mutation { createEvent(input: { title: "x", meta: { event_kind: party } }) { id } }', {}, { as: 'editor' });
+    expect(res.data.createEvent).toMatchObject({ link: `${SITE}/events/graphql-day/`, meta: { event_kind: 'workshop', capacity: 8 }, eventCategoriesDatabaseIds: [parentCat.id] });
+    const bad = await site.gql('mutation { createEvent(input: { title: "x", meta: { event_kind: party } }) { databaseId } }', {}, { as: 'editor' });
     expect(bad.errors?.[0].extensions?.code).toBe('graphql_validation_failed');
   });
 
   it('resolves the permalink with nodeByUri, and pages of a list with the connection', async () => {
-    const res = await site.gql(`{ nodeByUri(uri: "/events/kitchen-conference/") { __typename ... on Event { id } } eventsConnection(first: 1) { totalCount nodes { id } } }`);
+    const res = await site.gql(`{ nodeByUri(uri: "/events/kitchen-conference/") { __typename ... on Event { databaseId } } eventsConnection(first: 1) { totalCount nodes { databaseId } } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data.nodeByUri).toEqual({ __typename: 'Event', id: conference.id });
+    expect(res.data.nodeByUri).toEqual({ __typename: 'Event', databaseId: conference.id });
     expect(res.data.eventsConnection.nodes).toHaveLength(1);
   });
 });
