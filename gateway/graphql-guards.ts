@@ -6,13 +6,14 @@
 // apply to /graphql only: the REST routes run their own prepared documents with `execute`
 // (gateway/execute.ts) and never pass through them.
 import { createHash } from 'node:crypto';
-import { GraphQLError, type ASTVisitor, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationContext } from 'graphql';
+import { GraphQLError, getOperationAST, type ASTVisitor, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { documentShape, operationCost, type DocumentShape } from './graphql-cost.js';
 import { apqStore } from './persisted-operations.js';
+import { StatementBudgetExceeded, withStatementBudget } from '../src/db/statement-budget.js';
 import { camelCase, collectionParams } from '../src/resources/define.js';
 import type { Config } from '../src/config.js';
 
@@ -82,6 +83,37 @@ function costLimit(max: number): Plugin {
     onSubscribe({ args, setResultAndStopExecution }) {
       const refused = check(args);
       if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
+}
+
+/** Whether an error came of a statement refused past the budget (Prisma may wrap what the adapter threw). */
+function ofBudget(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown; originalError?: unknown }).originalError ?? (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof StatementBudgetExceeded || /SQL statement limit of \d+ exceeded/.test(String((e as Error).message))) return true;
+  }
+  return false;
+}
+
+/**
+ * Stops a query once it has sent `max` SQL statements: the backstop behind the cost limit, for what
+ * a document costs that its shape does not tell. The statement past the budget is refused before
+ * it is sent; the fields that needed it answer null, and the answer carries one error saying the
+ * limit (HTTP 400 `graphql_statement_limit`) instead of theirs. Mutations are not limited: a write
+ * stopped halfway would be rolled back, but one that may not finish should not start, and their
+ * documents are short.
+ */
+function statementLimit(max: number): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      setExecuteFn(async (a) => {
+        const run = withStatementBudget(max, () => executeFn(a));
+        const result = (await run.result) as ExecutionResult;
+        if (!run.exceeded()) return result;
+        const others = (result.errors ?? []).filter((e) => !ofBudget(e));
+        return { ...result, errors: [refusal(`SQL statement limit of ${max} exceeded.`, 'graphql_statement_limit'), ...others] };
+      });
     },
   };
 }
@@ -227,6 +259,7 @@ export function graphqlGuards(config: Config, list: Map<string, string> | null):
     plugins.push(maxDepthPlugin({ n: config.graphqlMaxDepth, flattenFragments: true, propagateOnRejection: false, onReject: report('graphql_depth_limit') }) as Plugin);
   }
   if (config.graphqlMaxCost > 0) plugins.push(costLimit(config.graphqlMaxCost));
+  if (config.graphqlMaxStatements > 0) plugins.push(statementLimit(config.graphqlMaxStatements));
   if (!config.graphqlIntrospection) plugins.push({ onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection) });
   return plugins;
 }

@@ -83,6 +83,11 @@ export interface Config {
   graphqlMaxCost: number;
   graphqlMaxAliases: number;
   graphqlMaxFields: number;
+  /**
+   * Most SQL statements one /graphql query may send (GRAPHQL_MAX_STATEMENTS, default 500; 0: no
+   * limit): the backstop behind the cost limit. Mutations are not limited (their writes are whole).
+   */
+  graphqlMaxStatements: number;
   /** /graphql persisted operations (GRAPHQL_PERSISTED): off, allow (ids or documents), only (ids from the list only). */
   graphqlPersisted: 'off' | 'allow' | 'only';
   /** The JSON file of id → document (GRAPHQL_PERSISTED_FILE). */
@@ -228,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxCost: Math.max(0, Number(env.GRAPHQL_MAX_COST ?? 25_000) || 0),
     graphqlMaxAliases: Math.max(0, Number(env.GRAPHQL_MAX_ALIASES ?? 30) || 0),
     graphqlMaxFields: Math.max(0, Number(env.GRAPHQL_MAX_FIELDS ?? 500) || 0),
+    graphqlMaxStatements: Math.max(0, Number(env.GRAPHQL_MAX_STATEMENTS ?? 500) || 0),
     graphqlPersisted: env.GRAPHQL_PERSISTED === 'allow' || env.GRAPHQL_PERSISTED === 'only' ? env.GRAPHQL_PERSISTED : 'off',
     graphqlPersistedFile: resolve(env.GRAPHQL_PERSISTED_FILE ?? './persisted-operations.json'),
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { spendStatement } from './statement-budget.js';
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { providerOf } from '../config.js';
@@ -171,7 +172,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
     const q = target.queryRaw.bind(target);
     const e = target.executeRaw.bind(target);
     const send = (run: Function, a: unknown[]) => {
-      count();
+      try { count(); } catch (err) { return Promise.reject(err); }
       if (!sqlite) withoutNul(a[0] as Statement);
       logSql?.(a);
       const p: Promise<unknown> = run(...a);
@@ -468,7 +469,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   let statements = 0;
   let version = 0;
   let local = 0;
-  const count = () => void statements++;
+  // Every statement sent, and one more against the running unit of work's budget, if any (throws past it).
+  const count = () => { spendStatement(); statements++; };
 
   // Each database's driver, adapter and generated client are loaded when a handle of that kind is
   // opened: a SQLite site never loads pg and Prisma's PostgreSQL client, nor the reverse.
