@@ -20,6 +20,8 @@ const sourceUrl = (r: Row, ctx: Context) => {
   return file ? (ctx.media?.storage.url(file) ?? file) : '';
 };
 
+const details = (r: Row, ctx: Context) => mediaDetails(ctx.media?.storage, fileOf(r), attachmentMeta(r.meta), r.mimeType);
+
 /** WordPress prints an attachment's description after a link to the file (its prepend_attachment filter). */
 function describe(r: Row, ctx: Context): string {
   const url = sourceUrl(r, ctx);
@@ -74,9 +76,19 @@ export const MediaResource = deriveResource(PostResource, {
       resolve: (r: Row) => (r.mimeType.startsWith('image/') ? 'image' : 'file'),
     },
     mimeType: { kind: 'string', description: 'The attachment MIME type.', contexts: ALL_CONTEXTS, readonly: true },
+    // The REST `media_details` is WordPress's object as it is stored (keys, order, whatever the
+    // metadata holds), so REST selects it whole, as JSON, through this field; GraphQL clients read
+    // the typed `mediaDetails` below, made from the same record. Two fields rather than a typed
+    // field that REST re-assembles: the REST answer stays the stored object byte for byte.
+    mediaDetailsJson: {
+      kind: 'json', rest: 'media_details', description: 'Details about the media file, specific to its type.', contexts: ALL_CONTEXTS, readonly: true, graphqlType: 'JSON',
+      graphqlDescription: 'The REST form of `mediaDetails`: WordPress\'s `media_details` object as JSON (sizes keyed by name, snake_case keys), as the REST API answers it.',
+      select: mediaMetaSelect, resolve: (r: Row, _a: unknown, ctx: Context) => details(r, ctx),
+    },
     mediaDetails: {
-      kind: 'json', description: 'Details about the media file, specific to its type.', contexts: ALL_CONTEXTS, readonly: true, graphqlType: 'JSON',
-      select: mediaMetaSelect, resolve: (r: Row, _a: unknown, ctx: Context) => mediaDetails(ctx.media?.storage, fileOf(r), attachmentMeta(r.meta), r.mimeType),
+      kind: 'object', rest: false, description: 'Details about the media file, specific to its type.', readonly: true, graphqlType: 'MediaDetails',
+      graphqlDescription: 'Details about the media file: an image\'s dimensions, sizes (each with its URL) and embedded data; the file size of other files.',
+      select: mediaMetaSelect, resolve: (r: Row, _a: unknown, ctx: Context) => details(r, ctx),
     },
     parentDatabaseId: {
       kind: 'integer', rest: 'post', inputName: 'post', nullable: true, description: 'The ID for the associated post of the attachment.', contexts: VIEW_EDIT,
@@ -93,7 +105,7 @@ export const MediaResource = deriveResource(PostResource, {
       select: mediaMetaSelect, resolve: (r: Row) => missingSizes(attachmentMeta(r.meta), r.mimeType),
     },
   },
-  after: { description: 'classList', caption: 'description', altText: 'caption', mediaType: 'altText', mimeType: 'mediaType', mediaDetails: 'mimeType', parentDatabaseId: 'mediaDetails', sourceUrl: 'parentDatabaseId', missingImageSizes: 'sourceUrl' },
+  after: { description: 'classList', caption: 'description', altText: 'caption', mediaType: 'altText', mimeType: 'mediaType', mediaDetailsJson: 'mimeType', mediaDetails: 'mediaDetailsJson', parentDatabaseId: 'mediaDetails', sourceUrl: 'parentDatabaseId', missingImageSizes: 'sourceUrl' },
 });
 
 /** The media collection: the post parameters but taxonomies, sticky and format; statuses of attachments; MIME filters. */

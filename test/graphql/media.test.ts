@@ -62,8 +62,8 @@ function multipart(query: string, variables: Record<string, unknown>, file: File
   return site.req('POST', `${SITE}/graphql`, { as, body: form });
 }
 
-const UPLOAD = `mutation($file: File!){ uploadMediaItem(file: $file, input: {title: "Up"}) { databaseId title { raw } mediaType mimeType sourceUrl mediaDetails } }`;
-const ITEM = 'databaseId title { raw rendered } caption { raw rendered } altText mediaType mimeType mediaDetails sourceUrl parentDatabaseId missingImageSizes';
+const UPLOAD = `mutation($file: File!){ uploadMediaItem(file: $file, input: {title: "Up"}) { databaseId title { raw } mediaType mimeType sourceUrl mediaDetails { width height file filesize sizes { name } } } }`;
+const ITEM = 'databaseId title { raw rendered } caption { raw rendered } altText mediaType mimeType mediaDetailsJson sourceUrl parentDatabaseId missingImageSizes';
 
 describe('queries', () => {
   let image: any;
@@ -79,7 +79,7 @@ describe('queries', () => {
   });
 
   it('lists images only with mediaType IMAGE, each as REST serves it', async () => {
-    const res = await site.gql('query($f: MediaListFilter) { mediaItems(filter: $f, perPage: 100) { total nodes { databaseId sourceUrl mimeType mediaDetails altText } } }', { f: { mediaType: ['IMAGE'] } }, { as: 'administrator' });
+    const res = await site.gql('query($f: MediaListFilter) { mediaItems(filter: $f, perPage: 100) { total nodes { databaseId sourceUrl mimeType mediaDetailsJson altText } } }', { f: { mediaType: ['IMAGE'] } }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     const list = res.data.mediaItems;
     const ids = list.nodes.map((n: { databaseId: number }) => n.databaseId);
@@ -88,7 +88,7 @@ describe('queries', () => {
     expect(list.total).toBe(list.nodes.length);
     for (const n of list.nodes) expect(n.mimeType).toMatch(/^image\//);
     const node = list.nodes.find((n: { databaseId: number }) => n.databaseId === image.id);
-    expect(node).toEqual({ databaseId: image.id, sourceUrl: image.source_url, mimeType: 'image/png', mediaDetails: image.media_details, altText: 'Alt one' });
+    expect(node).toEqual({ databaseId: image.id, sourceUrl: image.source_url, mimeType: 'image/png', mediaDetailsJson: image.media_details, altText: 'Alt one' });
     const files = await site.gql('query { mediaItems(filter: {mediaType: [TEXT]}) { total nodes { databaseId mediaType } } }', {}, { as: 'administrator' });
     expect(files.data.mediaItems.nodes).toEqual([{ databaseId: notes.id, mediaType: 'FILE' }]);
     const jpegs = await site.gql('query { mediaItems(filter: {mimeType: ["image/jpeg"]}) { nodes { databaseId } } }', {}, { as: 'administrator' });
@@ -109,14 +109,32 @@ describe('queries', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data.mediaItem).toEqual({
       databaseId: image.id, title: image.title, caption: { raw: 'Cap one', rendered: '<p>Cap one</p>\n' }, altText: 'Alt one', mediaType: 'IMAGE',
-      mimeType: 'image/png', mediaDetails: image.media_details, sourceUrl: image.source_url, parentDatabaseId: null, missingImageSizes: [],
+      mimeType: 'image/png', mediaDetailsJson: image.media_details, sourceUrl: image.source_url, parentDatabaseId: null, missingImageSizes: [],
     });
-    expect(Object.keys(res.data.mediaItem.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+    expect(Object.keys(res.data.mediaItem.mediaDetailsJson.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
     const anon = await site.gql(`query($id: Int!) { mediaItem(id: $id) { databaseId caption { raw rendered } } }`, { id: image.id });
     expect(anon.data.mediaItem.caption).toEqual({ raw: null, rendered: '<p>Cap one</p>\n' });
     expectGqlError(await site.gql('query { mediaItem(id: 987654) { databaseId } }'), 404, 'rest_post_invalid_id');
     const post = await site.createPost({ title: 'Not media', status: 'publish' });
     expectGqlError(await site.gql(`query { mediaItem(id: ${post.id}) { databaseId } }`), 404, 'rest_post_invalid_id');
+  });
+
+  it('types mediaDetails: the REST media_details, sizes as a list with their names', async () => {
+    const DETAILS = 'mediaDetails { width height file filesize originalImage sizes { name file width height filesize mimeType sourceUrl } medium: size(name: MEDIUM) { sourceUrl width height } large: size(name: LARGE) { sourceUrl } imageMeta { aperture camera createdTimestamp iso shutterSpeed title keywords } }';
+    const res = await site.gql(`query($a: Int!, $b: Int!) { a: mediaItem(id: $a) { ${DETAILS} } b: mediaItem(id: $b) { ${DETAILS} } }`, { a: image.id, b: notes.id }, { as: 'administrator' });
+    expect(res.errors).toBeUndefined();
+    const rest = image.media_details;
+    expect(res.data.a.mediaDetails).toEqual({
+      width: 400, height: 300, file: rest.file, filesize: rest.filesize, originalImage: null,
+      sizes: Object.entries(rest.sizes).map(([name, s]: [string, any]) => ({ name, file: s.file, width: s.width, height: s.height, filesize: s.filesize ?? null, mimeType: s.mime_type, sourceUrl: s.source_url })),
+      medium: { sourceUrl: rest.sizes.medium.source_url, width: rest.sizes.medium.width, height: rest.sizes.medium.height },
+      large: null,
+      imageMeta: { aperture: 0, camera: '', createdTimestamp: 0, iso: 0, shutterSpeed: 0, title: '', keywords: [] },
+    });
+    expect(Object.keys(rest.sizes).at(-1)).toBe('full');
+    // Another file: its size only, as REST's {filesize, sizes: {}}.
+    expect(notes.media_details).toEqual({ filesize: 11, sizes: {} });
+    expect(res.data.b.mediaDetails).toEqual({ width: null, height: null, file: null, filesize: 11, originalImage: null, sizes: [], medium: null, large: null, imageMeta: null });
   });
 });
 
@@ -152,20 +170,20 @@ describe('mutations', () => {
 
   it('creates the sub-sizes of an image', async () => {
     const a = await upload(await png(800, 400), 'gql-sizes.png');
-    const m = 'mutation($id: Int!) { createMediaItemSubsizes(id: $id) { databaseId missingImageSizes mediaDetails } }';
+    const m = 'mutation($id: Int!) { createMediaItemSubsizes(id: $id) { databaseId missingImageSizes mediaDetails { sizes { name } } } }';
     const res = await site.gql(m, { id: a.id }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     expect(res.data.createMediaItemSubsizes.databaseId).toBe(a.id);
     expect(res.data.createMediaItemSubsizes.missingImageSizes).toEqual([]);
-    expect(Object.keys(res.data.createMediaItemSubsizes.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'medium_large', 'thumbnail']);
+    expect(res.data.createMediaItemSubsizes.mediaDetails.sizes.map((s: { name: string }) => s.name).sort()).toEqual(['full', 'medium', 'medium_large', 'thumbnail']);
     expectGqlError(await site.gql(m, { id: a.id }, { as: 'subscriber' }), 403, 'rest_cannot_edit');
     expectGqlError(await site.gql(m, { id: 987654 }, { as: 'administrator' }), 404, 'rest_post_invalid_id');
   });
 
   it('edits an image into a new attachment', async () => {
     const a = await upload(await png(400, 200), 'gql-edit.png', 'image/png', 'alt_text=Edit+alt');
-    const m = 'mutation($id: Int!, $e: MediaEditInput!) { editMediaItem(id: $id, edit: $e) { databaseId altText sourceUrl mediaDetails title { raw } } }';
-    const res = await site.gql(`mutation { editMediaItem(id: ${a.id}, edit: {src: "${a.source_url}", modifiers: [{type: "rotate", args: {angle: 90}}]}) { databaseId altText sourceUrl mediaDetails title { raw } } }`, {}, { as: 'administrator' });
+    const m = 'mutation($id: Int!, $e: MediaEditInput!) { editMediaItem(id: $id, edit: $e) { databaseId altText sourceUrl mediaDetails { width height file } title { raw } } }';
+    const res = await site.gql(`mutation { editMediaItem(id: ${a.id}, edit: {src: "${a.source_url}", modifiers: [{type: "rotate", args: {angle: 90}}]}) { databaseId altText sourceUrl mediaDetails { width height file } title { raw } } }`, {}, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
     const e = res.data.editMediaItem;
     expect(e.databaseId).not.toBe(a.id);
@@ -195,7 +213,7 @@ describe('upload (GraphQL multipart request)', () => {
     expect(item).toMatchObject({ title: { raw: 'Up' }, mediaType: 'IMAGE', mimeType: 'image/png' });
     expect(item.sourceUrl).toMatch(/\/\d{4}\/\d{2}\/gql-upload\.png$/);
     expect(item.mediaDetails).toMatchObject({ width: 400, height: 300, filesize: bytes.length });
-    expect(Object.keys(item.mediaDetails.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+    expect(item.mediaDetails.sizes.map((s: { name: string }) => s.name).sort()).toEqual(['full', 'medium', 'thumbnail']);
     const rest = await site.req('GET', `/core/v2/media/${item.databaseId}?context=edit`, { as: 'administrator' });
     expect(rest.status).toBe(200);
     expect(rest.body.source_url).toBe(item.sourceUrl);

@@ -20,7 +20,7 @@ builder.queryFields((t) => ({
   applicationPassword: t.field({
     type: ApplicationPasswordRef,
     description: 'One application password of a user.',
-    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true }) },
+    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true, description: 'UUID of the application password.' }) },
     resolve: async (_root, args, ctx) => findApplicationPassword(ctx, await checkOwner(ctx, args.userId, 'read'), args.uuid),
   }),
   currentApplicationPassword: t.field({
@@ -35,19 +35,19 @@ builder.mutationFields((t) => ({
   createApplicationPassword: t.field({
     type: ApplicationPasswordRef,
     description: 'Issues an application password; the answer is the only time the password is shown.',
-    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), input: t.arg({ type: ApplicationPasswordInput, required: true }) },
+    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), input: t.arg({ type: ApplicationPasswordInput, required: true, description: 'Its name (required) and the client\'s app id.' }) },
     resolve: async (_root, args, ctx) => issueApplicationPassword(ctx, await checkOwner(ctx, args.userId, 'create'), args.input),
   }),
   updateApplicationPassword: t.field({
     type: ApplicationPasswordRef,
     description: 'Renames an application password.',
-    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true }), input: t.arg({ type: ApplicationPasswordInput, required: true }) },
+    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true, description: 'UUID of the application password.' }), input: t.arg({ type: ApplicationPasswordInput, required: true, description: 'The new name.' }) },
     resolve: async (_root, args, ctx) => renameApplicationPassword(ctx, await checkOwner(ctx, args.userId, 'edit'), args.uuid, args.input.name),
   }),
   deleteApplicationPassword: t.field({
     type: ApplicationPasswordDeleteResult,
     description: 'Revokes one application password.',
-    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true }) },
+    args: { userId: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), uuid: t.arg.string({ required: true, description: 'UUID of the application password.' }) },
     resolve: async (_root, args, ctx) => ({ deleted: true, previous: await revokeApplicationPassword(ctx, await checkOwner(ctx, args.userId, 'delete'), args.uuid) }),
   }),
   deleteApplicationPasswords: t.field({

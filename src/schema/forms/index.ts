@@ -36,7 +36,7 @@ const ContactFormRef = builder.objectRef<ContactFormRecord>('ContactForm').imple
     submissions: t.field({
       type: SubmissionPage,
       description: 'Accepted submissions, newest first (editors: publish_pages).',
-      args: { page: t.arg.int({ required: false, defaultValue: 1 }), perPage: t.arg.int({ required: false, defaultValue: 10 }) },
+      args: { page: t.arg.int({ required: false, defaultValue: 1, description: 'Page of the submissions, from 1.' }), perPage: t.arg.int({ required: false, defaultValue: 10, description: 'Submissions a page, 1 to 100 (larger is taken as 100).' }) },
       resolve: (f, a, ctx) => listSubmissions(ctx, f.id, a.page ?? 1, a.perPage ?? 10),
     }),
   }),
@@ -69,8 +69,8 @@ const WriteResultRef = builder.objectRef<WriteResult>('ContactFormWriteResult').
 const ContactFormInput = builder.inputType('ContactFormInput', {
   description: 'Properties of a contact form; each one given replaces that property whole.',
   fields: (t) => ({
-    title: t.string({ required: false }),
-    locale: t.string({ required: false }),
+    title: t.string({ required: false, description: 'The title of the form; its slug is made from it.' }),
+    locale: t.string({ required: false, description: 'The locale of the form, e.g. en_US.' }),
     form: t.string({ required: false, description: 'The template with its [tags].' }),
     mail: t.field({ type: 'JSON', required: false, description: '{subject, sender, body, recipient, additional_headers, attachments, use_html, exclude_blank}; makes the mail active.' }),
     mail2: t.field({ type: 'JSON', required: false, description: 'The second mail, as mail (plus active).' }),
@@ -97,15 +97,18 @@ builder.queryFields((t) => ({
     type: [ContactFormSummaryRef],
     description: 'Contact forms (edit_posts), oldest first unless ordered otherwise.',
     args: {
-      perPage: t.arg.int({ required: false }), offset: t.arg.int({ required: false }), order: t.arg.string({ required: false }),
-      orderby: t.arg.string({ required: false }), search: t.arg.string({ required: false }),
+      perPage: t.arg.int({ required: false, description: 'Forms to return at most; all when omitted.' }),
+      offset: t.arg.int({ required: false, description: 'Forms to skip first.' }),
+      order: t.arg.string({ required: false, description: '`asc` (the default) or `desc`.' }),
+      orderby: t.arg.string({ required: false, description: '`title`, `date` or `modified`; anything else orders by id.' }),
+      search: t.arg.string({ required: false, description: 'Only forms whose title contains this text.' }),
     },
     resolve: (_r, a, ctx) => listForms(ctx, { perPage: a.perPage ?? undefined, offset: a.offset ?? undefined, order: a.order ?? undefined, orderby: a.orderby ?? undefined, search: a.search ?? undefined }),
   }),
   contactForm: t.field({
     type: ContactFormRef,
     description: 'One contact form (publish_pages).',
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'Id of the form.' }) },
     resolve: (_r, a, ctx) => getForm(ctx, a.id),
   }),
 }));
@@ -114,19 +117,19 @@ builder.mutationFields((t) => ({
   createContactForm: t.field({
     type: WriteResultRef,
     description: 'Creates a form; with save: false nothing is stored (a dry run that reports configuration errors).',
-    args: { input: t.arg({ type: ContactFormInput, required: true }), save: t.arg.boolean({ required: false, defaultValue: true }) },
+    args: { input: t.arg({ type: ContactFormInput, required: true, description: 'The form\'s properties; those not given get their defaults.' }), save: t.arg.boolean({ required: false, defaultValue: true, description: 'false: a dry run that stores nothing.' }) },
     resolve: (_r, a, ctx) => writeForm(ctx, null, restInput(a.input as Input), a.save ?? true),
   }),
   updateContactForm: t.field({
     type: WriteResultRef,
     description: 'Updates a form; with save: false nothing is stored.',
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: ContactFormInput, required: true }), save: t.arg.boolean({ required: false, defaultValue: true }) },
+    args: { id: t.arg.int({ required: true, description: 'Id of the form.' }), input: t.arg({ type: ContactFormInput, required: true, description: 'The properties to replace; the others are kept.' }), save: t.arg.boolean({ required: false, defaultValue: true, description: 'false: a dry run that stores nothing.' }) },
     resolve: (_r, a, ctx) => writeForm(ctx, a.id, restInput(a.input as Input), a.save ?? true),
   }),
   deleteContactForm: t.field({
     type: builder.objectRef<{ deleted: true }>('ContactFormDeleteResult').implement({ description: 'A contact form deleted for good.', fields: (u) => ({ deleted: u.boolean({ description: 'Always true.', resolve: (r) => r.deleted }) }) }),
     description: 'Deletes a form for good, with its submissions.',
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'Id of the form.' }) },
     resolve: (_r, a, ctx) => deleteForm(ctx, a.id),
   }),
 }));

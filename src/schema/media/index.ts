@@ -2,6 +2,7 @@
 // content type definition; upload (GraphQL multipart request), sub-sizes and image edits here.
 import { builder } from '../builder.js';
 import { NodeRef } from '../node.js';
+import './details.js';
 import { defineContentType } from '../content/define.js';
 import { resourceFields } from '../resource-types.js';
 import { MediaList, MediaResource } from '../../resources/media.js';

@@ -23,7 +23,7 @@ builder.mutationFields((t) => ({
   createUser: t.prismaField({
     type: UserRef,
     description: 'Creates a user (role subscriber unless given); needs create_users.',
-    args: { input: t.arg({ type: UserInput, required: true }) },
+    args: { input: t.arg({ type: UserInput, required: true, description: 'The new user\'s fields: username, email and password are required.' }) },
     resolve: async (query, _root, args, ctx) => {
       const id = await createUserRecord(ctx, args.input as Input);
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
@@ -32,7 +32,7 @@ builder.mutationFields((t) => ({
   updateUser: t.prismaField({
     type: UserRef,
     description: 'Updates some fields of a user; without an id, the caller.',
-    args: { id: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), input: t.arg({ type: UserInput, required: true }) },
+    args: { id: t.arg.int({ required: false, description: 'User id; omit for the caller.' }), input: t.arg({ type: UserInput, required: true, description: 'The fields to change; the others are kept.' }) },
     resolve: async (query, _root, args, ctx) => {
       const id = await updateUserRecord(ctx, resolveUserId(ctx, args.id), args.input as Input);
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });

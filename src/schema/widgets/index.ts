@@ -8,9 +8,21 @@ import { widgetForm, widgetPreview, type WidgetPreview as Preview } from '../../
 
 const constantCase = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
+const FIELD_TYPE_DESCRIPTIONS: Record<FieldType, string> = {
+  text: 'Plain text on one line, stored as written and escaped wherever it is shown.',
+  richText: 'HTML, filtered as post content for callers without unfiltered_html.',
+  number: 'A number, clamped to the setting\'s bounds; an integer unless its step has decimals.',
+  select: 'One of the setting\'s options; any other value is replaced by the default.',
+  checkbox: 'On or off.',
+  media: 'The id of an attachment of the media library.',
+  url: 'A URL, cleaned as WordPress\'s esc_url_raw does (a disallowed scheme such as javascript: empties it).',
+  color: 'A hex colour, #rgb or #rrggbb; empty for none.',
+  form: 'The id of a contact form of the site.',
+};
+
 const FieldTypeEnum = builder.enumType('WidgetFieldType', {
   description: 'What a widget setting holds, and so how it is sanitised and which form control edits it.',
-  values: Object.fromEntries((Object.keys(KINDS) as FieldType[]).map((t) => [constantCase(t), { value: t }])) as Record<string, { value: FieldType }>,
+  values: Object.fromEntries((Object.keys(KINDS) as FieldType[]).map((t) => [constantCase(t), { value: t, description: FIELD_TYPE_DESCRIPTIONS[t] }])) as Record<string, { value: FieldType }>,
 });
 
 const OptionRef = builder.objectRef<SelectOption>('WidgetFieldOption').implement({

@@ -28,7 +28,7 @@ const SeoItemSettingsInput = builder.inputType('SeoItemSettingsInput', {
     metaDescription: t.string({ required: false, description: 'Empty returns to the type\'s template.' }),
     canonical: t.string({ required: false, description: 'An http(s) URL; empty removes it.' }),
     noindex: t.boolean({ required: false, description: 'true or false to choose; null to follow the default.' }),
-    cornerstone: t.boolean({ required: false }),
+    cornerstone: t.boolean({ required: false, description: 'Whether it is cornerstone content.' }),
   }),
 });
 
@@ -43,7 +43,7 @@ builder.queryFields((t) => ({
   seoItemSettings: t.field({
     type: SeoItemSettingsRef,
     description: 'The SEO settings of a post or page (the right to edit it; deployment B).',
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'Id of the post or page.' }) },
     resolve: (_r, a, ctx) => { requireSeo(ctx); return itemSettings(ctx, a.id); },
   }),
 }));
@@ -52,7 +52,7 @@ builder.mutationFields((t) => ({
   updateSeoItemSettings: t.field({
     type: SeoItemSettingsRef,
     description: 'Changes the SEO settings of a post or page (the right to edit it; deployment B).',
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: SeoItemSettingsInput, required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'Id of the post or page.' }), input: t.arg({ type: SeoItemSettingsInput, required: true, description: 'The settings to change.' }) },
     resolve: (_r, a, ctx) => {
       requireSeo(ctx);
       const i = a.input;
