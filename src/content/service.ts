@@ -30,7 +30,7 @@ const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'inher
 
 // ---------------------------------------------------------------- reading
 
-export interface TaxonomyFilter { terms?: number[] | null; operator?: string | null; includeChildren?: boolean | null }
+export interface TaxonomyFilter { terms?: number[] | null; slugs?: string[] | null; operator?: string | null; includeChildren?: boolean | null }
 
 export interface ListFilter {
   search?: string | null;
@@ -108,11 +108,21 @@ async function taxonomySpecs(ctx: Context, type: string, f: ListFilter): Promise
   const specs: [string, TaxonomyFilter | null | undefined, boolean][] = taxonomyKeys(contentTypeOf(type)).flatMap(({ ref, key }) =>
     [[ref.taxonomy, byKey[key], false], [ref.taxonomy, byKey[`${key}Exclude`], true]] as [string, TaxonomyFilter | null | undefined, boolean][]);
   for (const [taxonomy, spec, exclude] of specs) {
-    if (!spec?.terms?.length) continue;
-    const ids = spec.includeChildren ? await withDescendants(ctx, taxonomy, spec.terms) : spec.terms;
-    out.push(exclude ? { ids, mode: 'none' } : spec.operator === 'AND' ? { ids: spec.terms, mode: 'all' } : { ids, mode: 'any' });
+    if (!spec?.terms?.length && !spec?.slugs?.length) continue;
+    const terms = [...(spec.terms ?? []), ...(spec.slugs?.length ? await termIdsBySlug(ctx, taxonomy, spec.slugs) : [])];
+    const ids = spec.includeChildren ? await withDescendants(ctx, taxonomy, terms) : terms;
+    out.push(exclude ? { ids, mode: 'none' } : spec.operator === 'AND' ? { ids: terms, mode: 'all' } : { ids, mode: 'any' });
   }
   return out;
+}
+
+/**
+ * The ids of a taxonomy's terms by slug (GraphQL's `slugs`, beside the ids REST takes); a slug that
+ * names no term stands for an id no term has, so "all of these" matches nothing and "any" skips it.
+ */
+async function termIdsBySlug(ctx: Context, taxonomy: string, slugs: string[]): Promise<number[]> {
+  const found = await ctx.prisma.term.findMany({ where: { taxonomy, slug: { in: slugs } }, select: { id: true, slug: true } });
+  return slugs.map((slug) => found.find((t) => t.slug === slug)?.id ?? -1);
 }
 
 function taxonomyWhere(spec: { ids: number[]; mode: 'any' | 'all' | 'none' }): Where {

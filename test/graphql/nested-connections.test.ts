@@ -79,3 +79,38 @@ describe('a term\'s posts as a connection', () => {
     expect([...first.nodes.map((n: { databaseId: number }) => n.databaseId), ...ids]).toEqual((rest.body as { id: number }[]).map((p) => p.id));
   });
 });
+
+describe('terms by slug in where (GraphQL only: REST takes ids)', () => {
+  const total = async (where: string) => {
+    const res = await site.gql(`{ postsConnection(first: 100, where: ${where}) { totalCount nodes { databaseId } } }`);
+    expect(res.errors, show(res)).toBeUndefined();
+    return res.data.postsConnection as { totalCount: number; nodes: { databaseId: number }[] };
+  };
+
+  it('lists a category\'s posts by its slug as REST lists them by id, and excludes by slug too', async () => {
+    const rest = await site.req('GET', `/core/v2/posts?categories=${cat.id}&per_page=100`);
+    const restIds = (rest.body as { id: number }[]).map((p) => p.id);
+    expect(restIds.length).toBeGreaterThan(5);
+    const bySlug = await total('{ categories: { slugs: ["walked"] } }');
+    expect(bySlug.nodes.map((n) => n.databaseId)).toEqual(restIds);
+    expect(bySlug.totalCount).toBe(Number(rest.headers.get('x-wp-total')));
+    const excluded = await total('{ categoriesExclude: { slugs: ["walked"] } }');
+    for (const id of restIds) expect(excluded.nodes.map((n) => n.databaseId)).not.toContain(id);
+    expect(excluded.totalCount).toBeGreaterThan(0);
+  });
+
+  it('matches nothing for a slug that names no term, and nothing for "all of" one known and one unknown slug', async () => {
+    expect((await total('{ categories: { slugs: ["no-such-slug"] } }')).totalCount).toBe(0);
+    expect((await total('{ categories: { slugs: ["walked", "no-such-slug"], operator: AND } }')).totalCount).toBe(0);
+    expect((await total('{ categories: { slugs: ["walked", "no-such-slug"] } }')).totalCount).toBeGreaterThan(5);
+  });
+
+  it('filters a nested list by slug', async () => {
+    const res = await site.gql(`query($id: Int!) { user(id: $id) { posts(first: 50, where: { categories: { slugs: ["elsewhere"] } }) { nodes { databaseId } } } }`,
+      { id: site.users.administrator.id }, { as: 'administrator' });
+    expect(res.errors, show(res)).toBeUndefined();
+    const rest = await site.req('GET', `/core/v2/posts?categories=${other.id}&author=${site.users.administrator.id}`);
+    expect(res.data.user.posts.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual((rest.body as { id: number }[]).map((p) => p.id));
+    expect(res.data.user.posts.nodes).toHaveLength(1);
+  });
+});

@@ -65,6 +65,7 @@ export const TaxonomyFilterInput = builder.inputType('TaxonomyFilter', {
   description: 'Terms an item must (or must not) carry in one taxonomy.',
   fields: (t) => ({
     terms: t.intList({ required: false, description: 'Term ids.' }),
+    slugs: t.stringList({ required: false, description: 'Term slugs, beside or instead of ids (`categories: { slugs: ["news"] }`); a slug that names no term matches no item. GraphQL only: REST takes ids.' }),
     operator: t.field({ type: enumRef(Relation), required: false, description: 'AND: every term; OR (default): any of them.' }),
     includeChildren: t.boolean({ required: false, description: 'Also match child categories of the listed ones.' }),
   }),
