@@ -159,7 +159,13 @@ export function createApp(config: Config, db: Db) {
       context: async ({ request, ...server }) => {
         const query = Object.fromEntries(new URL(request.url).searchParams);
         const identity = await authenticateRequest(db, { headers: request.headers, query });
-        if (identity instanceof RestError) throw identity;
+        // Refused before anything runs (a wrong password, a revoked application password): the
+        // answer has no data, so its HTTP status is the refusal's (401), as the REST routes answer,
+        // and as GraphQL over HTTP asks of a response without data.
+        if (identity instanceof RestError) {
+          identity.extensions.http = { status: identity.extensions.status };
+          throw identity;
+        }
         // The address: given by fetch() below, or the node:http socket (gateway/server.ts).
         const s = server as { ip?: string; req?: { socket?: { remoteAddress?: string } } };
         const ip = s.ip ?? s.req?.socket?.remoteAddress ?? '';

@@ -204,7 +204,7 @@ describe('graphql-request: the queries of a headless site\'s pages', () => {
     expect(res.data.viewer).toEqual({ databaseId: me.id, name: me.name });
     // A wrong password is refused with REST's code and status, not read as an anonymous viewer.
     const wrong = await ask('query Viewer { viewer { databaseId name } }', {}, { authorization: 'Basic ' + Buffer.from(`${site.users.editor.login}:not-it`).toString('base64') });
-    expect({ codes: wrong.codes, statuses: wrong.statuses, data: wrong.data ?? null }).toEqual({ codes: ['incorrect_password'], statuses: [401], data: null });
+    expect({ status: wrong.status, codes: wrong.codes, statuses: wrong.statuses, data: wrong.data ?? null }).toEqual({ status: 401, codes: ['incorrect_password'], statuses: [401], data: null });
     const restWrong = await site.req('GET', '/core/v2/users/me', { headers: { authorization: 'Basic ' + Buffer.from(`${site.users.editor.login}:not-it`).toString('base64') } });
     expect([restWrong.status, restWrong.body.code]).toEqual([401, 'incorrect_password']);
   });
