@@ -114,3 +114,25 @@ describe('terms by slug in where (GraphQL only: REST takes ids)', () => {
     expect(res.data.user.posts.nodes).toHaveLength(1);
   });
 });
+
+describe('the order of a nested list', () => {
+  it('pages a category\'s posts by slug ascending, as REST orders them, with cursors of that order', async () => {
+    const q = `query($id: Int!, $after: String) { category(id: $id) { posts(first: 4, after: $after, orderby: SLUG, order: ASC) {
+      nodes { databaseId } pageInfo { hasNextPage endCursor } } } }`;
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const res = await site.gql(q, { id: cat.id, after });
+      expect(res.errors, show(res)).toBeUndefined();
+      const p = res.data.category.posts;
+      seen.push(...p.nodes.map((n: { databaseId: number }) => n.databaseId));
+      if (!p.pageInfo.hasNextPage) break;
+      after = p.pageInfo.endCursor;
+    }
+    const rest = await site.req('GET', `/core/v2/posts?categories=${cat.id}&orderby=slug&order=asc&per_page=100`);
+    expect(seen).toEqual((rest.body as { id: number }[]).map((p) => p.id));
+    // A cursor of the date order is not one of the slug order.
+    const byDate = await site.gql('query($id: Int!) { category(id: $id) { posts(first: 1) { pageInfo { endCursor } } } }', { id: cat.id });
+    expectGqlError(await site.gql(q, { id: cat.id, after: byDate.data.category.posts.pageInfo.endCursor }), 400, 'rest_invalid_param');
+  });
+});

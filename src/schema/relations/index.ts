@@ -101,12 +101,31 @@ function relatedContent(ctx: Context, o: { type: string; link: Link; filter: Lis
   });
 }
 
+/** The orders a nested list takes: columns of the items, so a keyset follows them (the id breaks ties). */
+const NestedOrderBy = builder.enumType('NestedContentOrderBy', {
+  description: 'What a nested list of items is ordered by: a column of the items, the id breaking ties.',
+  values: {
+    DATE: { value: 'date', description: 'Publication date (the default, newest first).' },
+    MODIFIED: { value: 'modified', description: 'Last modification date.' },
+    SLUG: { value: 'slug', description: 'Slug.' },
+    ID: { value: 'id', description: 'Database id.' },
+    MENU_ORDER: { value: 'menu_order', description: 'Menu order (the default of a page\'s children, ascending).' },
+    AUTHOR: { value: 'author', description: 'Author id.' },
+  },
+});
+const NestedOrder = builder.enumType('NestedOrder', {
+  description: 'Direction of a nested list\'s order.',
+  values: { ASC: { value: 'asc', description: 'Ascending.' }, DESC: { value: 'desc', description: 'Descending.' } },
+});
+
 /** `first` and `where` of a nested list, with the collection's filter input. */
 function nestedListArgs(t: AnyT, filterInput: unknown, what: string) {
   return {
     first: t.arg.int({ required: false, defaultValue: 10, description: `How many ${what} (at most ${MAX_WINDOW}).` }),
     after: t.arg.string({ required: false, description: 'Cursor of the item to start after (an edge\'s `cursor` or `pageInfo.endCursor` of this list).' }),
     where: t.arg({ type: filterInput, required: false, description: `The ${what} collection's filters (same rules and defaults as the top-level list: published items unless a status is asked for).` }),
+    orderby: t.arg({ type: NestedOrderBy, required: false, description: 'What the items are ordered by (by default: date, or menu order for a page\'s children).' }),
+    order: t.arg({ type: NestedOrder, required: false, description: 'Direction (by default: newest first by date, ascending by menu order).' }),
   };
 }
 
@@ -209,17 +228,20 @@ function pagedConnectionOf(name: string, nodeRef: unknown, typeName: string, des
 /** A nested list of items linked to the parent object, as a connection with `first`, `after` and `where`. */
 function contentListField(t: AnyT, o: { owner: string; ref: unknown; descriptor: typeof POST_TYPE; filterInput: unknown; link: Link; description: string; order?: PrismaNS.ContentOrderByWithRelationInput[] }) {
   const d = o.descriptor;
-  const order = o.order ?? NEWEST_FIRST;
-  const columns = keyColumns('Content', order);
-  const orderName = `${d.type}:${o.link}:${order === MENU_ORDER ? 'menu_order' : 'date'}`;
+  const byDefault = o.order === MENU_ORDER ? { orderby: 'menu_order', order: 'asc' } : { orderby: 'date', order: 'desc' };
   return t.field({
     type: pagedConnectionOf(`${o.owner}To${d.graphqlName}Connection`, o.ref, d.graphqlName, `${d.about.name} linked to a ${o.owner.toLowerCase()}.`),
     description: o.description,
     args: nestedListArgs(t, o.filterInput, d.graphqlPlural),
-    resolve: (parent: { id: number }, args: { first?: number | null; after?: string | null; where?: ListFilter | null }, ctx: Context) => {
+    resolve: (parent: { id: number }, args: { first?: number | null; after?: string | null; where?: ListFilter | null; orderby?: string | null; order?: string | null }, ctx: Context) => {
       const filter = { ...(args.where ?? {}) } as ListFilter;
       checkStatusFilter(ctx, d.type, filter.status ?? [], d.defaultStatus);
       const first = nestedFirst(args.first);
+      const orderby = args.orderby ?? byDefault.orderby;
+      const direction = (args.order ?? (args.orderby ? 'desc' : byDefault.order)) as 'asc' | 'desc';
+      const order = listOrder({ page: 1, perPage: 1, order: direction, orderby });
+      const columns = keyColumns('Content', order);
+      const orderName = `${d.type}:${o.link}:${orderby}:${direction}`;
       const after = args.after != null ? decodeKey(args.after, 'after', orderName, columns) : null;
       const window = () => (first ? relatedContent(ctx, { type: d.type, link: o.link, filter, first, order, after }).load(parent.id) : Promise.resolve({ ids: [], more: false, keys: new Map() }));
       return {
