@@ -63,6 +63,7 @@ const SKIP: [string, string][] = [
   ['npm run typecheck', 'tsc over the project; CI runs the same `npx tsc --noEmit`'],
   ['npm run generate', 'rewrites the Prisma clients under src/generated; every install runs it (postinstall)'],
   ['npm run schema:print', 'rewrites schema.graphql; test/contract/schema.test.ts fails when the file drifts from the code'],
+  ['npm run lint:schema', 'lints schema.graphql; test/contract/schema-lint.test.ts runs the same lint through ESLint\'s API'],
 ];
 
 const entryOf = <T>(list: [string, T][], cmd: string) => list.find(([prefix]) => cmd === prefix || cmd.startsWith(`${prefix} `));
