@@ -29,7 +29,7 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     // A development aid (a resolver handed a Prisma selection it did not use): warned about under
     // the tests and in development only. It was on whenever NODE_ENV was not "production", and
-    // `npm start` sets none, so a served GraphQL list asking for featuredMediaNode wrote a line to
+    // `npm start` sets none, so a served GraphQL list asking for featuredImage wrote a line to
     // stderr for each post without a featured image (nothing to read, so the selection goes unused).
     onUnusedQuery: process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development' ? 'warn' : null,
   },
