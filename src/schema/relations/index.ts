@@ -22,7 +22,8 @@ import { CategoryRef, TagRef, termRef } from '../terms/index.js';
 import { contentRef } from '../content/registered.js';
 import { UserRef } from '../users/types.js';
 import { checkReadUser } from '../../users/service.js';
-import { listFilterInput } from '../resource-types.js';
+import { enumRef, listFilterInput } from '../resource-types.js';
+import { Order } from '../../resources/enums.js';
 import { POST_LIKE, PageList, PostList } from '../../resources/content.js';
 import { MediaResource } from '../../resources/media.js';
 import { TAXONOMIES } from '../../resources/terms.js';
@@ -113,10 +114,6 @@ const NestedOrderBy = builder.enumType('NestedContentOrderBy', {
     AUTHOR: { value: 'author', description: 'Author id.' },
   },
 });
-const NestedOrder = builder.enumType('NestedOrder', {
-  description: 'Direction of a nested list\'s order.',
-  values: { ASC: { value: 'asc', description: 'Ascending.' }, DESC: { value: 'desc', description: 'Descending.' } },
-});
 
 /** `first` and `where` of a nested list, with the collection's filter input. */
 function nestedListArgs(t: AnyT, filterInput: unknown, what: string) {
@@ -125,7 +122,7 @@ function nestedListArgs(t: AnyT, filterInput: unknown, what: string) {
     after: t.arg.string({ required: false, description: 'Cursor of the item to start after (an edge\'s `cursor` or `pageInfo.endCursor` of this list).' }),
     where: t.arg({ type: filterInput, required: false, description: `The ${what} collection's filters (same rules and defaults as the top-level list: published items unless a status is asked for).` }),
     orderby: t.arg({ type: NestedOrderBy, required: false, description: 'What the items are ordered by (by default: date, or menu order for a page\'s children).' }),
-    order: t.arg({ type: NestedOrder, required: false, description: 'Direction (by default: newest first by date, ascending by menu order).' }),
+    order: t.arg({ type: enumRef(Order), required: false, description: 'Direction (by default: newest first by date, ascending by menu order).' }),
   };
 }
 
