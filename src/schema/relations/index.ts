@@ -399,7 +399,8 @@ const authored = (what: string) => (t: AnyT) => ({
     description: `The user who wrote the ${what} (\`authorDatabaseId\` holds the id); null when there is none.`,
     select: { authorId: true },
     resolve: async (p: { authorId: number }, _a: unknown, ctx: Context, info: GraphQLResolveInfo) => {
-      const node = p.authorId > 0 ? await userById(ctx, nodeQuery(ctx, info, 'User')).load(p.authorId) : null;
+      // Whole rows: no field of a user selects a relation, so there is no selection to plan per row.
+      const node = p.authorId > 0 ? await userById(ctx, {}).load(p.authorId) : null;
       return node ? { node } : null;
     },
   }),
@@ -416,7 +417,8 @@ const authored = (what: string) => (t: AnyT) => ({
 
 /** The terms of one taxonomy an item carries, in the order they were assigned, as a connection. */
 const itemTerms = (t: AnyT, owner: string, x: { taxonomy: string; graphqlName: string }, description: string) => t.field({
-  type: connectionOf(`${owner}To${x.graphqlName}Connection`, termRef(x.taxonomy), x.graphqlName, `${x.graphqlName} terms of a ${owner.toLowerCase()}.`),
+  // Whole rows (typeName null): no field of a term selects a relation, so no selection is planned per row.
+  type: connectionOf(`${owner}To${x.graphqlName}Connection`, termRef(x.taxonomy), null, `${x.graphqlName} terms of a ${owner.toLowerCase()}.`),
   description,
   select: { terms: { select: { termId: true, taxonomy: true }, orderBy: { termOrder: 'asc' } } },
   resolve: (p: { terms: { taxonomy: string; termId: number }[] }, _a: unknown, ctx: Context) => ({
