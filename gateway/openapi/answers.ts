@@ -7,6 +7,8 @@ export interface AnswerNotes {
   statuses?: Record<string, string>;
   /** Media types of the success answer beside JSON, with what they carry. */
   types?: Record<string, string>;
+  /** The route (its pattern in the table) whose item the noted statuses answer, when not this route's. */
+  item?: string;
 }
 
 export const ANSWERS: Record<string, AnswerNotes> = {
@@ -18,8 +20,8 @@ export const ANSWERS: Record<string, AnswerNotes> = {
   // post-processing answers the same attachment.
   'POST /core/v2/media/{id}/post-process': { statuses: { 200: 'The attachment, with the sizes made.' } },
   // A restore updates the post from the revision: the post as it now is, not a new item.
-  'POST /core/v2/posts/{parent}/revisions/{id}/restore': { statuses: { 200: 'The post, restored from the revision.' } },
-  'POST /core/v2/pages/{parent}/revisions/{id}/restore': { statuses: { 200: 'The page, restored from the revision.' } },
+  'POST /core/v2/posts/{parent}/revisions/{id}/restore': { statuses: { 200: 'The post, restored from the revision.' }, item: '/core/v2/posts/(?P<id>[\\d]+)' },
+  'POST /core/v2/pages/{parent}/revisions/{id}/restore': { statuses: { 200: 'The page, restored from the revision.' }, item: '/core/v2/pages/(?P<id>[\\d]+)' },
   'GET /oembed/1.0/embed': { types: { 'text/xml': 'The oEmbed answer as XML (`format=xml`).' } },
   'GET /block-editor/v1/export': { types: { 'application/rss+xml': 'A WordPress export file (WXR, `format=wxr`).' } },
 };

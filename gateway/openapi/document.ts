@@ -20,11 +20,27 @@ export interface DocumentOptions {
   namespaces: string[];
   deployment: string;
   version: string;
+  /** The service's licence (package.json `license`), named in `info`. */
+  license?: string;
 }
 
 const CONTEXTS = ['view', 'edit', 'embed'] as const;
 /** WordPress's EDITABLE methods: a route that updates answers an item, one that only creates is a collection. */
 const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+/** Global parameters of every read, published once under components/parameters. */
+const GLOBAL_QUERY = ['_embed', '_fields'] as const;
+const GLOBAL_PARAMETERS: Record<(typeof GLOBAL_QUERY)[number], Record<string, unknown>> = {
+  _embed: {
+    name: '_embed', in: 'query', required: false, style: 'form', explode: false,
+    description: 'Adds `_embedded`: the embeddable links of the answer, fetched as the same caller in the `embed` view; `true` (or empty) for all, or the relations to embed (`author,wp:term`).',
+    schema: { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
+  },
+  _fields: {
+    name: '_fields', in: 'query', required: false, style: 'form', explode: false,
+    description: 'Only these keys of each item (`id,title.rendered`); the answer is then a part of the item schema.',
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+};
 const SECURITY = 'applicationPassword';
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Invalid or missing parameters (`rest_invalid_param`, `rest_missing_callback_param`) or a request the endpoint refuses.' },
@@ -146,7 +162,28 @@ function hasContexts(schema: Schema): boolean {
 /** An arg as a parameter or body property: its schema, minus the flags that stay on the gateway's side. */
 function argSchema(arg: ArgDef): Schema {
   const { required: _required, skipValidation: _skip, ...rest } = arg;
+  if (isTextField(arg)) return textField(arg);
   return accepted(toJsonSchema(rest));
+}
+
+/**
+ * A text field whose schema is the `{raw, rendered}` object it answers with and whose value is not
+ * checked against it (WordPress's title, content, excerpt, caption, description: `arg_options`
+ * without validation). It takes what WordPress clients send: a plain string, `{raw}`, or null.
+ */
+const isTextField = (arg: ArgDef) => arg.skipValidation === true && arg.type === 'object'
+  && typeof arg.properties === 'object' && arg.properties !== null && 'raw' in (arg.properties as Schema);
+
+function textField(arg: ArgDef): Schema {
+  const raw = (arg.properties as Record<string, Schema>).raw;
+  return {
+    ...(arg.description ? { description: arg.description } : {}),
+    oneOf: [
+      { type: 'string', description: 'The text as it is to be stored.' },
+      { type: 'object', properties: { raw: { type: 'string', ...(raw.description ? { description: raw.description } : {}) } }, description: 'The text under `raw`, as the edit view answers it; other keys are ignored.' },
+      { type: 'null', description: 'Empties the field.' },
+    ],
+  };
 }
 
 /** A parameter's schema: its description is the parameter's, not repeated inside. */
@@ -155,7 +192,63 @@ function paramSchema(arg: ArgDef): Schema {
   return schema;
 }
 
-const componentName = (title: string) => title.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'item';
+/** `post-revision` → `PostRevision`: a component name a generated client can use as a type name. */
+const pascal = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('') || 'Item';
+/** `categories` → `category`, `autosaves` → `autosave` (names of collections as the item they hold). */
+const singular = (word: string) => (/ies$/.test(word) ? word.slice(0, -3) + 'y' : /[^s]s$/.test(word) ? word.slice(0, -1) : word);
+/** The literal words of a route after its namespace: `/core/v2/posts/(?P<id>…)/autosaves` → `PostAutosave`. */
+function pathName(route: RouteEntry, singularize = true): string {
+  const rest = route.namespace && route.pattern.startsWith(`/${route.namespace}`) ? route.pattern.slice(route.namespace.length + 1) : route.pattern;
+  const words = parsePattern(rest).filter((p) => p.literal).flatMap((p) => p.literal!.split('/')).filter(Boolean);
+  return pascal((singularize ? words.map(singular) : words).join('-'));
+}
+const VIEW_SUFFIX: Record<string, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
+
+/**
+ * Whether a property may be missing from an answer of a view it is in: a read-only value outside
+ * the embed view, or one that may be null, is worked out by the server for the answer and not
+ * always there. The fields other code adds to a resource (`seo_head`) are added to reads only,
+ * not to a write's answer; an application password's `password` is printed on its creation only.
+ * The schemas cannot tell these apart from the fields every answer carries, so none of them is
+ * promised; what the embed view carries (id, title, link …) and every writable field are.
+ */
+function sometimesLeftOut(p: Schema | undefined): boolean {
+  if (!p || p.readonly !== true) return false;
+  return [p.type].flat().includes('null') || (Array.isArray(p.context) && !(p.context as string[]).includes('embed'));
+}
+
+/**
+ * A view with the keys the REST server adds to an item: `_links`, and `_embedded` when the request
+ * asks for `_embed` (in any view; the items inside it are not embedded further). Neither is in
+ * `required`: the server adds them where the item has links, and `_fields` may leave them out.
+ */
+function withLinks(view: Schema, context: string): Schema {
+  if (!context) return view;
+  const properties = { ...((view.properties ?? {}) as Schema), _links: { $ref: '#/components/schemas/Links' }, _embedded: { $ref: '#/components/schemas/Embedded' } };
+  return { ...view, properties };
+}
+
+/**
+ * What an item carries in one view whatever its state: the view's properties, and inside an object
+ * whose properties name their views (`title.raw` in edit, `title.rendered` in all), those of the view.
+ * The answers of the whole suite are checked against these lists.
+ */
+function sentIn(item: Schema, view: Schema, context: string): Schema {
+  const props = (item.properties ?? {}) as Record<string, Schema>;
+  const out: Schema = { ...view };
+  const viewProps = { ...((view.properties ?? {}) as Record<string, Schema>) };
+  for (const [name, p] of Object.entries(props)) {
+    if (!viewProps[name] || !p.properties || typeof p.properties !== 'object') continue;
+    const inner = Object.values(p.properties as Record<string, Schema>);
+    if (!inner.length || !inner.every((x) => Array.isArray(x.context))) continue;
+    const names = Object.entries(p.properties as Record<string, Schema>).filter(([, x]) => inContext(x, context)).map(([k]) => k);
+    if (names.length && viewProps[name].properties) viewProps[name] = { ...viewProps[name], required: names };
+  }
+  out.properties = viewProps;
+  const required = Object.keys(viewProps).filter((name) => !sometimesLeftOut(props[name]));
+  if (required.length) out.required = required;
+  return out;
+}
 
 // ------------------------------------------------------------------------------ the document
 
@@ -182,6 +275,28 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       },
     },
   };
+  schemas.Link = {
+    type: 'object', required: ['href'], additionalProperties: true,
+    description: 'A link of `_links`, as WordPress prints it (HAL).',
+    properties: {
+      href: { type: 'string', description: 'The address; with `templated`, a URI template.' },
+      embeddable: { type: 'boolean', description: 'Whether `_embed` fetches it into `_embedded`.' },
+      templated: { type: 'boolean' },
+      name: { type: 'string', description: 'The prefix a `curies` link stands for (`wp`).' },
+      taxonomy: { type: 'string', description: 'On `wp:term`: the taxonomy the terms belong to.' },
+      count: { type: 'integer', description: 'On `version-history`: how many revisions there are.' },
+      id: { type: 'integer', description: 'On `predecessor-version`: the id of the newest revision.' },
+      targetHints: { type: 'object', additionalProperties: true, properties: { allow: { type: 'array', items: { type: 'string' } } }, description: 'On `self`: the methods the caller may use.' },
+    },
+  };
+  schemas.Links = {
+    type: 'object', additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/Link' } },
+    description: 'The item\'s links by relation (`self`, `collection`, `author`, `wp:term`, `wp:featuredmedia`, `curies` …), each a list.',
+  };
+  schemas.Embedded = {
+    type: 'object', additionalProperties: { type: 'array', items: {} },
+    description: 'With `_embed`: per embeddable relation of `_links`, what its links answer in the `embed` view, in the order of the links (an item, or the WordPress error its link answered; `wp:term` holds one list of terms per taxonomy).',
+  };
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
     responses[r.name] = { description: r.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/WP_Error' } } } };
@@ -191,44 +306,59 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/WP_Error' }, { type: 'object' }] } } },
   };
 
-  // One component per item schema and view; the same schema met on several routes is published once.
+  // One component per item schema and view, named for a generated client (`PostView`, `PostEdit`,
+  // `PostEmbed`); the same schema met on several routes is published once.
   const published = new Map<string, string>();
   const byText = new Map<string, string>();
-  /** A schema met again (the same write body on several endpoints) keeps its first name. */
-  function share(base: string, schema: Schema): string {
+  const taken = (name: string, text: string) => !!schemas[name] && published.get(name) !== text;
+  /** A body met again under the same name (an update's on POST, PUT and PATCH) is published once. */
+  function share(names: string[], schema: Schema): string {
     const text = JSON.stringify(schema);
-    const known = byText.get(text);
+    const key = `${names[0]} ${text}`;
+    const known = byText.get(key);
     if (known) return known;
-    const name = register(base, schema);
-    byText.set(text, name);
+    const name = register(names.find((n) => !taken(n, text)) ?? names[0], schema);
+    byText.set(key, name);
     return name;
   }
-  const seen = new Map<() => Record<string, unknown>, Record<string, string>>();
+  const seen = new Map<() => Record<string, unknown>, { base: string; views: Record<string, string> }>();
   function register(base: string, schema: Schema): string {
     const text = JSON.stringify(schema);
     let name = base;
-    for (let n = 2; schemas[name] && published.get(name) !== text; n++) name = `${base}_${n}`;
+    for (let n = 2; taken(name, text); n++) name = `${base}${n}`;
     schemas[name] = schema;
     published.set(name, text);
     return name;
   }
-  /** The route's item schema, by view: `{ view: 'post.view', … }`, or `{ '': 'name' }` when it has no views. */
-  function views(route: RouteEntry): Record<string, string> {
+  /**
+   * The route's item schema, by view: `{ view: 'PostView', … }`, or `{ '': 'Name' }` when it has no
+   * views. Named after the schema's title; a title another schema has already (revisions and
+   * autosaves are both `post-revision`) names it after its route (`PostAutosave`).
+   */
+  function itemViews(route: RouteEntry): { base: string; views: Record<string, string> } {
     const known = seen.get(route.schema!);
     if (known) return known;
     const item = route.schema!() as Schema;
-    const base = componentName(String(item.title ?? route.pattern));
-    const out: Record<string, string> = {};
+    const made: Record<string, Schema> = {};
     if (hasContexts(item)) {
       for (const c of CONTEXTS) {
-        out[c] = register(`${base}.${c}`, { ...answered(toJsonSchema(item, c)), description: `${item.title ?? base}, as answered with \`context=${c}\`.` });
+        made[c] = withLinks(sentIn(item, answered(toJsonSchema(item, c)), c), c);
+        made[c].description = `${item.title ?? route.pattern}, as answered with \`context=${c}\`.`;
       }
     } else {
-      out[''] = register(base, answered(toJsonSchema(item)));
+      made[''] = withLinks(sentIn(item, answered(toJsonSchema(item)), 'view'), '');
     }
+    const names = (base: string) => Object.keys(made).map((c) => `${base}${VIEW_SUFFIX[c] ?? ''}`);
+    const clash = (base: string) => Object.keys(made).some((c, i) => taken(names(base)[i], JSON.stringify(made[c])));
+    let base = pascal(String(item.title ?? '')) ;
+    if (!item.title || clash(base)) base = pathName(route);
+    const views: Record<string, string> = {};
+    for (const [i, c] of Object.keys(made).entries()) views[c] = register(names(base)[i], made[c]);
+    const out = { base, views };
     seen.set(route.schema!, out);
     return out;
   }
+  const views = (route: RouteEntry) => itemViews(route).views;
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
   /** The item a response holds: the views the endpoint's `context` arg allows (its default first). */
@@ -241,10 +371,13 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     const first = typeof arg?.default === 'string' && allowed.includes(arg.default) ? [arg.default] : [];
     const order = [...new Set([...first, ...allowed])];
     if (order.length <= 1) return ref(v[order[0] ?? 'view']);
-    return { anyOf: order.map((c) => ref(v[c])), description: 'The view `context` asks for (see the components `*.view`, `*.edit`, `*.embed`).' };
+    return { anyOf: order.map((c) => ref(v[c])), description: 'The view `context` asks for (the components `…View`, `…Edit`, `…Embed`).' };
   }
 
   const paths: Record<string, Record<string, unknown>> = {};
+  const shape = (p: string) => openApiPath(p).replace(/\{[^}]*\}/g, '{}');
+  /** Whether a route of the table addresses items under this one (`/types` → `/types/{type}`). */
+  const hasItemsUnder = (route: RouteEntry) => table.some((other) => shape(other.pattern).startsWith(`${shape(route.pattern)}/{}`));
   const operationIds = new Set<string>();
   const tags = new Map<string, string>();
 
@@ -255,6 +388,8 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     const tag = route.namespace || route.pattern.split('/').filter(Boolean).slice(0, 2).join('/') || 'index';
     if (!tags.has(tag)) tags.set(tag, route.namespace ? `The ${route.namespace} namespace.` : 'The index and routes outside any namespace.');
     const collection = !route.endpoints.some((e) => EDITABLE.every((m) => e.methods.includes(m))) && route.endpoints.some((e) => e.methods.includes('POST') && e.methods.length === 1);
+    // A POST-only route with no item route under it acts on something (`/media/{id}/edit`) rather than holding items.
+    const action = collection && !hasItemsUnder(route);
     const item = paths[path] ??= {};
 
     for (const endpoint of route.endpoints) {
@@ -262,12 +397,12 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
         const key = method.toLowerCase();
         // As the dispatcher: the first route that matches a path answers it.
         if (item[key]) continue;
-        item[key] = operation(route, endpoint, method, { parts, pathNames, tag, collection });
+        item[key] = operation(route, endpoint, method, { parts, pathNames, tag, collection, action });
       }
     }
   }
 
-  function operation(route: RouteEntry, endpoint: Endpoint, method: Method, r: { parts: PathPart[]; pathNames: Set<string>; tag: string; collection: boolean }): Record<string, unknown> {
+  function operation(route: RouteEntry, endpoint: Endpoint, method: Method, r: { parts: PathPart[]; pathNames: Set<string>; tag: string; collection: boolean; action: boolean }): Record<string, unknown> {
     const parameters: Record<string, unknown>[] = [];
     for (const part of r.parts) {
       if (!part.name) continue;
@@ -281,6 +416,8 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     const bodyArgs = Object.entries(endpoint.args).filter(([name]) => !r.pathNames.has(name));
     const inBody = EDITABLE.includes(method);
     if (!inBody) {
+      // WordPress's global parameters a client reading items sends (`_embed`, `_fields`), beside the endpoint's own.
+      if (method === 'GET') for (const name of GLOBAL_QUERY) if (!(name in endpoint.args)) parameters.push({ $ref: `#/components/parameters/${name}` });
       for (const [name, arg] of bodyArgs) {
         const schema = paramSchema(arg);
         const type = [schema.type].flat();
@@ -300,7 +437,8 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       description: describe(endpoint),
       ...(parameters.length ? { parameters } : {}),
     };
-    if (inBody) {
+    // An endpoint that takes no fields describes no body (it ignores one).
+    if (inBody && (bodyArgs.length || endpoint.upload || endpoint.formUpload)) {
       const properties: Record<string, Schema> = {};
       const required: string[] = [];
       for (const [name, arg] of bodyArgs) {
@@ -308,24 +446,40 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
         if (arg.required === true) required.push(name);
       }
       const fields: Schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
-      const title = route.schema ? String((route.schema() as Schema).title ?? '') : '';
-      const body = ref(share(title ? `${componentName(title)}.write` : `${operationId(method, route.pattern, false)}.body`, fields));
+      const names = bodyNames(route, method, r);
+      const body = () => ref(share(names, fields));
       const content: Record<string, unknown> = {};
       if (endpoint.upload) {
-        content['multipart/form-data'] = { schema: { ...fields, properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file.' }, ...properties } } };
+        const form = { ...fields, properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file.' }, ...properties } };
+        content['multipart/form-data'] = { schema: ref(share(names, form)) };
         content['application/octet-stream'] = { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, named by a `Content-Disposition: attachment; filename=…` header (any media type); fields go in the query string.' } };
       } else {
-        content['application/json'] = { schema: body };
-        content['application/x-www-form-urlencoded'] = { schema: body };
-        if (endpoint.formUpload) content['multipart/form-data'] = { schema: { allOf: [body], additionalProperties: true, description: 'Fields, and files under any field name.' } };
+        content['application/json'] = { schema: body() };
+        content['application/x-www-form-urlencoded'] = { schema: body() };
+        if (endpoint.formUpload) content['multipart/form-data'] = { schema: { allOf: [body()], additionalProperties: true, description: 'Fields, and files under any field name.' } };
       }
       op.requestBody = { required: required.length > 0 || !!endpoint.upload, content };
     }
-    op.responses = responsesOf(route, endpoint, method, r.collection, parameters.some((p) => p.in === 'path'));
+    op.responses = responsesOf(route, endpoint, method, r.collection, r.pathNames.size > 0);
     if (endpoint.permission === 'public') op.security = [{}, { [SECURITY]: [] }];
     op['x-permission'] = endpoint.permission;
     if (endpoint.allowBatch) op['x-batch'] = true;
     return op;
+  }
+
+  /**
+   * The names a write body is published under, best first: `PostCreate` on a collection,
+   * `PostUpdate` on an item, `AttachmentEditRequest` on an action route of a resource
+   * (`/media/{id}/edit`), and after the path (`SeoV1AlertsDismissRequest`) without an item schema.
+   */
+  function bodyNames(route: RouteEntry, method: Method, r: { collection: boolean; action: boolean }): string[] {
+    const words = pascal(openApiPath(route.pattern).replace(/\{[^}]*\}/g, ''));
+    if (!route.schema) return [`${words}Request`];
+    const base = itemViews(route).base;
+    const last = parsePattern(route.pattern).at(-1)?.literal?.split('/').filter(Boolean).at(-1);
+    if (r.action && last) return [`${base}${pascal(last)}Request`, `${words}Request`];
+    if (r.collection && method === 'POST') return [`${base}Create`, `${pathName(route)}Create`, `${words}Request`];
+    return [`${base}Update`, `${pathName(route)}Update`, `${words}Request`];
   }
 
   function responsesOf(route: RouteEntry, endpoint: Endpoint, method: Method, collection: boolean, hasPathParams: boolean): Record<string, unknown> {
@@ -334,6 +488,8 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     // A paginated GET answers a list whatever else the route does (revisions, abilities).
     const list = method === 'GET' && (collection || 'per_page' in endpoint.args);
     const paged = list && 'per_page' in endpoint.args;
+    // A read that is not a list but has items under it (types, taxonomies, statuses) answers them keyed by slug, as WordPress.
+    const keyed = method === 'GET' && !list && hasItemsUnder(route);
     const headers: Record<string, unknown> = {};
     if (paged) {
       headers['X-WP-Total'] = { required: true, description: 'How many items match, on every page.', schema: { type: 'integer', minimum: 0 } };
@@ -358,13 +514,13 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       const one = itemResponse(route, endpoint, method);
       if (method === 'GET') {
         out['200'] = withHeaders({
-          description: list ? 'The items of the page asked for; `X-WP-Total` and `X-WP-TotalPages` count them all.' : 'The item.',
-          content: content(list ? { type: 'array', items: one } : one),
+          description: list ? 'The items of the page asked for; `X-WP-Total` and `X-WP-TotalPages` count them all.' : keyed ? 'Every item, keyed by its slug.' : 'The item.',
+          content: content(list ? { type: 'array', items: one } : keyed ? { type: 'object', additionalProperties: one, description: 'The items, by slug.' } : one),
         });
       } else if (method === 'DELETE') {
         out['200'] = {
           description: 'The item moved to the trash, or with `force=true` its last state.',
-          content: content({ anyOf: [one, { type: 'object', required: ['deleted'], properties: { deleted: { type: 'boolean' }, previous: one } }] }),
+          content: content({ anyOf: [one, { type: 'object', required: ['deleted'], properties: { deleted: { type: 'boolean' }, previous: lastState(route, one) } }] }),
         };
       } else if (collection && method === 'POST') {
         out['201'] = {
@@ -374,7 +530,10 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       } else {
         out['200'] = { description: 'The item as it now is.', content: content(one) };
       }
-      for (const [status, description] of Object.entries(notes.statuses ?? {})) out[status] ??= { description, content: content(one) };
+      // A handler that answers another route's item (a restore answers the post) says which.
+      const other = notes.item ? table.find((r) => r.pattern === notes.item && r.schema) : undefined;
+      const noted = other ? ref(views(other).edit ?? views(other)['']) : one;
+      for (const [status, description] of Object.entries(notes.statuses ?? {})) out[status] ??= { description, content: content(noted) };
     } else {
       out['2XX'] = withHeaders({ description: 'The answer (this route publishes no item schema).', content: content({}) });
     }
@@ -392,6 +551,12 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     if (method === 'GET') out['304'] = { description: 'Not modified: `If-None-Match` names the answer\'s `ETag` (anonymous reads); no body.' };
     out.default = error('default');
     return out;
+  }
+
+  /** A deleted item's last state: as the edit view, or as the view a handler prints it in (a revision's). */
+  function lastState(route: RouteEntry, one: Schema): Schema {
+    const v = views(route);
+    return v.view && v.edit ? { anyOf: [ref(v.edit), ref(v.view)] } : one;
   }
 
   function summary(route: RouteEntry, method: Method, collection: boolean): string {
@@ -421,11 +586,14 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     return lines.join(' ');
   }
 
+  pruneUnused(schemas, { paths, responses });
+
   return {
     openapi: '3.1.0',
     info: {
       title: 'Content service REST API',
       version: o.version,
+      ...(o.license ? { license: { name: o.license } } : {}),
       description: [
         `The WordPress-compatible REST interface of this site (deployment ${o.deployment}; namespaces ${o.namespaces.join(', ')}), generated from its route table.`,
         'Parameters may also be sent in the query string of any method. Every route accepts `_fields`, `_embed`, `_envelope`, `_jsonp`, `_method` and `_pretty` (WordPress\'s global parameters).',
@@ -439,9 +607,30 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     components: {
       schemas,
       responses,
+      parameters: GLOBAL_PARAMETERS,
       securitySchemes: {
         [SECURITY]: { type: 'http', scheme: 'basic', description: 'A user login and one of their application passwords (users/me/application-passwords).' },
       },
     },
   };
+}
+
+/**
+ * Drops the schemas nothing refers to: the views a route's `context` never allows (a site-health
+ * test read only in `view`) are made with the others but not published.
+ */
+function pruneUnused(schemas: Record<string, Schema>, roots: unknown): void {
+  const used = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(walk); return; }
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        const name = value.slice('#/components/schemas/'.length);
+        if (!used.has(name)) { used.add(name); walk(schemas[name]); }
+      } else walk(value);
+    }
+  };
+  walk(roots);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }

@@ -17,7 +17,7 @@ export interface DocsResponse { status: number; headers: Record<string, string>;
 const require = createRequire(import.meta.url);
 const RENDERER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 const RENDERER_VERSION = (require('swagger-ui-dist/package.json') as { version: string }).version;
-const SERVICE_VERSION = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const SERVICE_PACKAGE = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string; license?: string };
 
 /** Files of the renderer the page loads, by the name they are served under. */
 const RENDERER_FILES: Record<string, string> = {
@@ -41,7 +41,7 @@ const PAGE_SCRIPT = `(function () {
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function createApiDocs(table: RouteEntry[], options: Omit<DocumentOptions, 'version'>) {
-  const o: DocumentOptions = { ...options, version: SERVICE_VERSION };
+  const o: DocumentOptions = { ...options, version: SERVICE_PACKAGE.version, license: SERVICE_PACKAGE.license };
   const documentPath = `${o.restPrefix}/openapi.json`;
   const pagePath = `${o.restPrefix}/reference`;
   let documentText: string | null = null;

@@ -54,9 +54,25 @@ function fittingDefault(s: Schema): Schema {
   return out;
 }
 
+/**
+ * The parent's `required` repeated in each `oneOf` branch that is an object: the same meaning (the
+ * parent's list applies to every branch anyway), and each branch then says itself which property
+ * tells it apart (an image edit's `type`), as generators and linters read a `oneOf`.
+ */
+function requiredInBranches(s: Schema): Schema {
+  if (!Array.isArray(s.oneOf) || !Array.isArray(s.required) || !s.required.length) return s;
+  const names = s.required as string[];
+  const oneOf = (s.oneOf as Schema[]).map((b) => {
+    const props = (b.properties ?? {}) as Schema;
+    if (!names.every((n) => n in props)) return b;
+    return { ...b, required: [...new Set([...names, ...((b.required as string[] | undefined) ?? [])])] };
+  });
+  return { ...s, oneOf };
+}
+
 /** An input field: the forms WordPress accepts, in standard keywords. */
 export function accepted(s: Schema): Schema {
-  let out = fittingDefault(mapChildren(s, accepted));
+  let out = requiredInBranches(fittingDefault(mapChildren(s, accepted)));
   if (typeof out.format === 'string') {
     const format = out.format;
     out = { ...out };

@@ -137,35 +137,35 @@ describe('the contract check', () => {
 
   it('refuses a body that breaks the schema, naming the operation and the place', async () => {
     const contract = new Contract(doc, '/wp-json');
-    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
-    expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).toEqual([]);
+    const res = await site.req('GET', `/core/v2/posts/${post.id}?context=edit`, { as: 'administrator' });
+    expect(contract.check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), res)).toEqual([]);
 
     const wrong = { ...res, body: { ...res.body, id: String(res.body.id) } };
-    const [v, ...more] = contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), wrong);
+    const [v, ...more] = contract.check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), wrong);
     expect(more).toEqual([]);
     expect(v).toMatchObject({ method: 'GET', status: 200, operation: 'getCoreV2PostsId', kind: 'body breaks its schema' });
-    expect(describeViolation(v)).toMatch(/^contract: GET \/wp-json\/core\/v2\/posts\/\d+ \(getCoreV2PostsId\) answered 200: body breaks its schema at \/id: must be integer/);
+    expect(describeViolation(v)).toMatch(/^contract: GET \/wp-json\/core\/v2\/posts\/\d+\?context=edit \(getCoreV2PostsId\) answered 200: body breaks its schema at \/id: must be integer/);
   });
 
   it('refuses a real answer against a schema changed under it', async () => {
     const changed = structuredClone(doc);
-    for (const view of ['view', 'edit', 'embed']) changed.components.schemas[`post.${view}`].properties.title.type = 'string';
+    for (const view of ['PostView', 'PostEdit', 'PostEmbed']) changed.components.schemas[view].properties.title.type = 'string';
     const contract = new Contract(changed, '/wp-json');
-    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
-    const found = contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res);
+    const res = await site.req('GET', `/core/v2/posts/${post.id}?context=edit`, { as: 'administrator' });
+    const found = contract.check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), res);
     expect(found.map((v) => [v.instancePath, v.message.split(' (')[0]])).toEqual([['/title', 'must be string {"type":"string"}']]);
-    expect(new Contract(doc, '/wp-json').check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).toEqual([]);
+    expect(new Contract(doc, '/wp-json').check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), res)).toEqual([]);
     expect(() => { throw new ContractViolation(found); }).toThrow(/getCoreV2PostsId\) answered 200: body breaks its schema at \/title/);
   });
 
   it.skipIf(!contractEnabled)('fails the request in the helper, with the document loaded once', async () => {
     const changed = structuredClone(doc);
-    for (const view of ['view', 'edit', 'embed']) changed.components.schemas[`post.${view}`].properties.id.type = 'string';
+    for (const view of ['PostView', 'PostEdit', 'PostEmbed']) changed.components.schemas[view].properties.id.type = 'string';
     let loads = 0;
     const check = contractFor(async () => { loads++; return changed; }, '/wp-json');
-    const res = await site.req('GET', `/core/v2/posts/${post.id}`);
-    await expect(check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).rejects.toThrow(ContractViolation);
-    await expect(check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), res)).rejects.toThrow(/at \/id: must be string/);
+    const res = await site.req('GET', `/core/v2/posts/${post.id}?context=edit`, { as: 'administrator' });
+    await expect(check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), res)).rejects.toThrow(ContractViolation);
+    await expect(check('GET', url(`/core/v2/posts/${post.id}?context=edit`), new Headers(), res)).rejects.toThrow(/at \/id: must be string/);
     await expect(check('GET', `${SITE}/graphql`, new Headers(), res)).resolves.toBeUndefined();
     expect(loads).toBe(1);
   });

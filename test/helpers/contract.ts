@@ -147,7 +147,7 @@ export class Contract {
       fail('undocumented content type', `sent ${type || 'no content type'}; declares ${declared.join(', ') || 'no content'}`);
       return out;
     }
-    if (!/json/.test(media) || RESHAPING.some((g) => url.searchParams.has(g))) return out;
+    if (!/json/.test(media) || RESHAPING.some((g) => url.searchParams.has(g) || url.searchParams.has(`${g}[]`))) return out;
     const schema = content[media]?.schema;
     if (!schema) return out;
     const cacheKey = `${found.id} ${chosen} ${media}`;
