@@ -27,9 +27,13 @@ export interface DocumentOptions {
 const CONTEXTS = ['view', 'edit', 'embed'] as const;
 /** WordPress's EDITABLE methods: a route that updates answers an item, one that only creates is a collection. */
 const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
-/** Global parameters of every read, published once under components/parameters. */
-const GLOBAL_QUERY = ['_embed', '_fields'] as const;
-const GLOBAL_PARAMETERS: Record<(typeof GLOBAL_QUERY)[number], Record<string, unknown>> = {
+/**
+ * WordPress's global parameters (`WP_REST_Server::serve_request`), published once under
+ * components/parameters and referenced where they apply: `_embed` and `_fields` on reads,
+ * `_jsonp` on GET, `_method` on POST where the path has a method some clients cannot send,
+ * `_envelope` and `_pretty` on every operation.
+ */
+const GLOBAL_PARAMETERS = {
   _embed: {
     name: '_embed', in: 'query', required: false, style: 'form', explode: false,
     description: 'Adds `_embedded`: the embeddable links of the answer, fetched as the same caller in the `embed` view; `true` (or empty) for all, or the relations to embed (`author,wp:term`).',
@@ -40,7 +44,46 @@ const GLOBAL_PARAMETERS: Record<(typeof GLOBAL_QUERY)[number], Record<string, un
     description: 'Only these keys of each item (`id,title.rendered`); the answer is then a part of the item schema.',
     schema: { type: 'array', items: { type: 'string' } },
   },
-};
+  _envelope: {
+    name: '_envelope', in: 'query', required: false,
+    description: 'Present (any value, or none): the answer is always `200` and its body `{body, status, headers}` (`x-answer`), holding what would have been answered (for clients that cannot read statuses or headers).',
+    schema: { type: 'string' },
+    // The answer's shape, for tools that check answers; OpenAPI cannot tie a response to a parameter.
+    'x-answer': {
+      type: 'object', required: ['body', 'status', 'headers'],
+      description: 'The answer the request would have had, as a `200` body.',
+      properties: {
+        body: { description: 'The body that would have been answered (an error\'s too).' },
+        status: { type: 'integer', minimum: 100, maximum: 599, description: 'The status that would have been answered.' },
+        headers: { type: 'object', additionalProperties: true, description: 'The headers the route set (`X-WP-Total`, `Location`, `Allow` …), with their values as the route set them.' },
+      },
+    },
+  },
+  _jsonp: {
+    name: '_jsonp', in: 'query', required: false,
+    description: 'A callback name: the answer is `application/javascript`, the JSON wrapped in a call of that function (`/**/cb(…)`); a name with other characters is refused (`rest_callback_invalid`, 400).',
+    schema: { type: 'string', pattern: '^[\\w.]+$' },
+  },
+  _method: {
+    name: '_method', in: 'query', required: false,
+    description: 'Serves this POST as the method named (any case), for clients that can only send GET and POST; the `X-HTTP-Method-Override` header does the same. The answer is then that operation\'s.',
+    schema: { type: 'string', enum: ['PUT', 'PATCH', 'DELETE'] },
+  },
+  _pretty: {
+    name: '_pretty', in: 'query', required: false,
+    description: 'Present (any value, or none): the JSON is indented; the answer is otherwise the same.',
+    schema: { type: 'string' },
+  },
+} satisfies Record<string, Record<string, unknown>>;
+type GlobalName = keyof typeof GLOBAL_PARAMETERS;
+/** The global parameters an operation takes, in the order they are listed. */
+function globalsOf(method: Method, pathMethods: Set<string>): GlobalName[] {
+  const out: GlobalName[] = [];
+  if (method === 'GET') out.push('_embed', '_fields', '_jsonp');
+  if (method === 'POST' && ['PUT', 'PATCH', 'DELETE'].some((m) => pathMethods.has(m))) out.push('_method');
+  out.push('_envelope', '_pretty');
+  return out;
+}
 const SECURITY = 'applicationPassword';
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Invalid or missing parameters (`rest_invalid_param`, `rest_missing_callback_param`) or a request the endpoint refuses.' },
@@ -391,18 +434,20 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     // A POST-only route with no item route under it acts on something (`/media/{id}/edit`) rather than holding items.
     const action = collection && !hasItemsUnder(route);
     const item = paths[path] ??= {};
+    // The methods the path answers, whichever route of the table serves each.
+    const pathMethods = new Set(table.filter((t) => openApiPath(t.pattern) === path).flatMap((t) => t.endpoints.flatMap((e) => e.methods)));
 
     for (const endpoint of route.endpoints) {
       for (const method of endpoint.methods) {
         const key = method.toLowerCase();
         // As the dispatcher: the first route that matches a path answers it.
         if (item[key]) continue;
-        item[key] = operation(route, endpoint, method, { parts, pathNames, tag, collection, action });
+        item[key] = operation(route, endpoint, method, { parts, pathNames, pathMethods, tag, collection, action });
       }
     }
   }
 
-  function operation(route: RouteEntry, endpoint: Endpoint, method: Method, r: { parts: PathPart[]; pathNames: Set<string>; tag: string; collection: boolean; action: boolean }): Record<string, unknown> {
+  function operation(route: RouteEntry, endpoint: Endpoint, method: Method, r: { parts: PathPart[]; pathNames: Set<string>; pathMethods: Set<string>; tag: string; collection: boolean; action: boolean }): Record<string, unknown> {
     const parameters: Record<string, unknown>[] = [];
     for (const part of r.parts) {
       if (!part.name) continue;
@@ -415,9 +460,9 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     }
     const bodyArgs = Object.entries(endpoint.args).filter(([name]) => !r.pathNames.has(name));
     const inBody = EDITABLE.includes(method);
+    // WordPress's global parameters, beside the endpoint's own (an arg of the same name wins).
+    for (const name of globalsOf(method, r.pathMethods)) if (!(name in endpoint.args)) parameters.push({ $ref: `#/components/parameters/${name}` });
     if (!inBody) {
-      // WordPress's global parameters a client reading items sends (`_embed`, `_fields`), beside the endpoint's own.
-      if (method === 'GET') for (const name of GLOBAL_QUERY) if (!(name in endpoint.args)) parameters.push({ $ref: `#/components/parameters/${name}` });
       for (const [name, arg] of bodyArgs) {
         const schema = paramSchema(arg);
         const type = [schema.type].flat();
@@ -596,7 +641,7 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       ...(o.license ? { license: { name: o.license } } : {}),
       description: [
         `The WordPress-compatible REST interface of this site (deployment ${o.deployment}; namespaces ${o.namespaces.join(', ')}), generated from its route table.`,
-        'Parameters may also be sent in the query string of any method. Every route accepts `_fields`, `_embed`, `_envelope`, `_jsonp`, `_method` and `_pretty` (WordPress\'s global parameters).',
+        'Parameters may also be sent in the query string of any method. WordPress\'s global parameters (`_fields`, `_embed`, `_envelope`, `_jsonp`, `_method`, `_pretty`) are listed on the operations they apply to.',
         'Signing in: HTTP Basic with a user login and an application password.',
       ].join('\n\n'),
     },

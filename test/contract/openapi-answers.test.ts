@@ -187,6 +187,32 @@ describe('the contract check', () => {
     ]);
   });
 
+  it('checks an enveloped answer: a 200 envelope, and what it holds as the answer it stands for', async () => {
+    const contract = new Contract(doc, '/wp-json');
+    const list = await site.req('GET', '/core/v2/posts?_envelope');
+    expect(list.body.status).toBe(200);
+    expect(contract.check('GET', url('/core/v2/posts?_envelope'), new Headers(), list)).toEqual([]);
+    const missing = await site.req('GET', '/core/v2/posts/987654?_envelope=1');
+    expect(missing.body.status).toBe(404);
+    expect(contract.check('GET', url('/core/v2/posts/987654?_envelope=1'), new Headers(), missing)).toEqual([]);
+
+    const asked = `/core/v2/posts/${post.id}?context=edit&_envelope`;
+    const item = await site.req('GET', asked, { as: 'administrator' });
+    expect(contract.check('GET', url(asked), new Headers(), item)).toEqual([]);
+    const broken = { ...item, body: { ...item.body, body: { ...item.body.body, id: 'one' } } };
+    expect(contract.check('GET', url(asked), new Headers(), broken).map((v) => [v.kind, v.instancePath]))
+      .toEqual([['enveloped body breaks its schema', '/id']]);
+    const bare = { ...item, body: item.body.body };
+    expect(contract.check('GET', url(asked), new Headers(), bare).map((v) => v.kind))
+      .toEqual(expect.arrayContaining(['body breaks its schema']));
+    const untotalled = { ...list, body: { ...list.body, headers: {} } };
+    expect(contract.check('GET', url('/core/v2/posts?_envelope'), new Headers(), untotalled).map((v) => v.message))
+      .toContain('the required header X-WP-Total is not sent');
+    const undeclared = structuredClone(doc);
+    undeclared.paths['/core/v2/posts'].get.parameters = undeclared.paths['/core/v2/posts'].get.parameters.filter((p: any) => p.$ref !== '#/components/parameters/_envelope');
+    expect(new Contract(undeclared, '/wp-json').check('GET', url('/core/v2/posts?_envelope'), new Headers(), list).map((v) => v.kind)).toEqual(['undeclared parameter']);
+  });
+
   it('finds operations as the dispatcher does, and leaves other paths alone', () => {
     const contract = new Contract(doc, '/wp-json');
     expect(contract.routePath(new URL(`${SITE}/wp-json/core/v2/posts/`))).toBe('/core/v2/posts');

@@ -40,7 +40,7 @@ interface PathEntry { regex: RegExp; item: Doc }
 
 const DOC_ID = 'https://contract.invalid/openapi.json';
 /** Query parameters that reshape any answer (WordPress's globals): the body is no longer the operation's. */
-const RESHAPING = ['_envelope', '_jsonp', '_fields', '_embed'];
+const RESHAPING = ['_jsonp', '_fields', '_embed'];
 
 /** `#/components/…` pointers made absolute, so a response schema compiled alone finds the shared components. */
 function absolute(node: unknown): unknown {
@@ -122,6 +122,26 @@ export class Contract {
     const fail = (kind: string, message: string, instancePath = '') =>
       out.push({ method: requestMethod, path: display, operation: found.id, status: answer.status, kind, instancePath, message });
 
+    // `_envelope`: a 200 holding the answer the request would have had; the operation must list the
+    // parameter, the body must be the envelope it names, and what it holds is checked as that answer.
+    if (url.searchParams.has('_envelope') && !url.searchParams.has('_jsonp') && !head) {
+      const param = ((found.op.parameters ?? []) as Doc[]).map((p) => this.deref(p)).find((p) => p?.name === '_envelope' && p.in === 'query');
+      if (!param) { fail('undeclared parameter', 'the operation does not list _envelope'); return out; }
+      if (answer.status !== 200) fail('envelope status', `an enveloped answer is 200, not ${answer.status}`);
+      const envelope = param['x-answer'];
+      if (!envelope) { fail('envelope undescribed', 'the _envelope parameter names no x-answer schema'); return out; }
+      const validate = this.validator(`envelope ${JSON.stringify(envelope)}`, envelope, fail);
+      if (!validate) return out;
+      if (!validate(answer.body)) { this.report(validate, fail); return out; }
+      const inner = answer.body as { body: unknown; status: number; headers: Record<string, unknown> };
+      const bare = new URL(url);
+      bare.searchParams.delete('_envelope');
+      const headers = new Headers(Object.entries(inner.headers).map(([k, v]) => [k, String(v)] as [string, string]));
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      const held: Answer = { status: inner.status, headers, body: inner.body, text: JSON.stringify(inner.body) ?? '' };
+      return this.check(requestMethod, bare.href, requestHeaders, held).map((v) => ({ ...v, path: display, kind: `enveloped ${v.kind}` }));
+    }
+
     const responses = (found.op.responses ?? {}) as Doc;
     const key = String(answer.status);
     const range = `${key[0]}XX`;
@@ -150,32 +170,40 @@ export class Contract {
     if (!/json/.test(media) || RESHAPING.some((g) => url.searchParams.has(g) || url.searchParams.has(`${g}[]`))) return out;
     const schema = content[media]?.schema;
     if (!schema) return out;
-    const cacheKey = `${found.id} ${chosen} ${media}`;
-    let validate = this.validators.get(cacheKey);
+    const validate = this.validator(`${found.id} ${chosen} ${media}`, schema, fail);
+    if (validate && !validate(answer.body)) this.report(validate, fail);
+    return out;
+  }
+
+  /** The compiled validator of a schema of the document, compiled once per key. */
+  private validator(key: string, schema: Doc, fail: (kind: string, message: string) => void): ValidateFunction | undefined {
+    let validate = this.validators.get(key);
     if (!validate) {
       try {
         validate = this.ajv.compile(absolute(schema) as Doc);
       } catch (e) {
         fail('schema does not compile', (e as Error).message);
-        return out;
+        return undefined;
       }
-      this.validators.set(cacheKey, validate);
+      this.validators.set(key, validate);
     }
-    if (!validate(answer.body)) {
-      // Each branch of an `anyOf` (the views) reports the same fault: say it once, and say that no
-      // branch matched only when nothing more precise was found.
-      const errors = validate.errors ?? [];
-      const precise = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-      const seen = new Set<string>();
-      for (const e of precise.length ? precise : errors) {
-        const text = `${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
-        const key = `${e.instancePath} ${text}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        fail('body breaks its schema', `${text} (schema ${e.schemaPath})`, e.instancePath || '/');
-      }
+    return validate;
+  }
+
+  /** A failed validation's errors, each once. */
+  private report(validate: ValidateFunction, fail: (kind: string, message: string, instancePath?: string) => void): void {
+    // Each branch of an `anyOf` (the views) reports the same fault: say it once, and say that no
+    // branch matched only when nothing more precise was found.
+    const errors = validate.errors ?? [];
+    const precise = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+    const seen = new Set<string>();
+    for (const e of precise.length ? precise : errors) {
+      const text = `${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
+      const key = `${e.instancePath} ${text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      fail('body breaks its schema', `${text} (schema ${e.schemaPath})`, e.instancePath || '/');
     }
-    return out;
   }
 }
 

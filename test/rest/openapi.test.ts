@@ -93,6 +93,31 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('lists WordPress\'s global parameters as shared components on the operations they apply to', () => {
+    const params = docB.components.parameters;
+    expect(Object.keys(params).sort()).toEqual(['_embed', '_envelope', '_fields', '_jsonp', '_method', '_pretty']);
+    for (const [name, p] of Object.entries<any>(params)) expect(p).toMatchObject({ name, in: 'query', required: false });
+    expect(params._envelope['x-answer']).toMatchObject({ type: 'object', required: ['body', 'status', 'headers'] });
+    const refs = (op: any) => (op.parameters ?? []).filter((p: any) => p.$ref).map((p: any) => p.$ref.split('/').pop());
+    let posts = 0;
+    for (const [path, item] of Object.entries<any>(docB.paths)) {
+      const methods = Object.keys(item).map((m) => m.toUpperCase());
+      for (const [method, op] of Object.entries<any>(item)) {
+        const own = new Set((op.parameters ?? []).filter((p: any) => !p.$ref).map((p: any) => p.name));
+        const expected = [
+          ...(method === 'get' ? ['_embed', '_fields', '_jsonp'] : []),
+          ...(method === 'post' && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m)) ? ['_method'] : []),
+          '_envelope', '_pretty',
+        ].filter((n) => !own.has(n));
+        expect(refs(op).sort(), `${method} ${path}`).toEqual(expected.sort());
+        if (method === 'post' && expected.includes('_method')) posts++;
+      }
+    }
+    expect(refs(docB.paths['/core/v2/posts/{id}'].post)).toContain('_method');
+    expect(refs(docB.paths['/core/v2/posts'].post)).not.toContain('_method');
+    expect(posts).toBeGreaterThan(5);
+  });
+
   it('converts a placeholder as WordPress writes it', () => {
     expect(docB.paths).toHaveProperty(['/core/v2/posts/{id}']);
     const id = docB.paths['/core/v2/posts/{id}'].get.parameters.find((p: any) => p.name === 'id');
