@@ -340,6 +340,35 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     type: 'object', additionalProperties: { type: 'array', items: {} },
     description: 'With `_embed`: per embeddable relation of `_links`, what its links answer in the `embed` view, in the order of the links (an item, or the WordPress error its link answered; `wp:term` holds one list of terms per taxonomy).',
   };
+  // What OPTIONS answers (and the index prints per route): `get_data_for_route` of WordPress's REST server.
+  schemas.RouteDescription = {
+    type: 'object', required: ['namespace', 'methods', 'endpoints'],
+    description: 'A route as WordPress describes it (OPTIONS, and each route of the index).',
+    properties: {
+      namespace: { type: 'string', description: 'The namespace the route belongs to (`core/v2`); empty outside any.' },
+      methods: { type: 'array', items: { type: 'string' }, description: 'Every method of the route\'s endpoints.' },
+      endpoints: { type: 'array', items: { $ref: '#/components/schemas/RouteEndpoint' } },
+      schema: { type: 'object', additionalProperties: true, description: 'The item schema, as WordPress writes it (JSON Schema draft 4 with `context`, `readonly` …), where the route has one.' },
+      _links: { $ref: '#/components/schemas/Links' },
+    },
+  };
+  schemas.RouteEndpoint = {
+    type: 'object', required: ['methods', 'args'],
+    description: 'An endpoint of a route: its methods and the args it takes.',
+    properties: {
+      methods: { type: 'array', items: { type: 'string' } },
+      allow_batch: { type: 'object', properties: { v1: { type: 'boolean' } }, description: 'Whether it may be sent inside a `batch/v1` request.' },
+      args: {
+        anyOf: [{ type: 'object', additionalProperties: { $ref: '#/components/schemas/RouteArg' } }, { type: 'array', maxItems: 0 }],
+        description: 'The args by name (`[]` when there are none, as PHP prints an empty array).',
+      },
+    },
+  };
+  schemas.RouteArg = {
+    type: 'object', required: ['required'], additionalProperties: true,
+    description: 'An arg: its JSON Schema keywords (`type`, `enum`, `default`, `description` …) and whether it is required.',
+    properties: { required: { type: 'boolean' }, description: { type: 'string' } },
+  };
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
     responses[r.name] = { description: r.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/WP_Error' } } } };
@@ -445,6 +474,53 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
         item[key] = operation(route, endpoint, method, { parts, pathNames, pathMethods, tag, collection, action });
       }
     }
+  }
+
+  // HEAD beside every GET (the dispatcher serves it as the GET, without the body) and OPTIONS on
+  // every path (WordPress answers the description of the route the path matches).
+  for (const [path, item] of Object.entries(paths)) {
+    const route = table.find((t) => openApiPath(t.pattern) === path)!;
+    const first = Object.values(item)[0] as Record<string, any>;
+    if (item.get) item.head = headOf(item.get as Record<string, any>, route.pattern);
+    const inPath = ((first.parameters ?? []) as Record<string, unknown>[]).filter((p) => p.in === 'path');
+    item.options = {
+      tags: first.tags,
+      summary: `Describe ${path}`,
+      operationId: operationId('OPTIONS', route.pattern),
+      description: 'The route as WordPress describes it: its namespace, methods and endpoints with their args and, where it has one, the item schema (as `context=help` prints it). Public: callers need no credentials (bad ones are refused).',
+      parameters: [...inPath, ...(['_envelope', '_pretty'] as const).map((name) => ({ $ref: `#/components/parameters/${name}` }))],
+      responses: {
+        200: {
+          description: 'The route\'s description; `Allow` names the methods the caller may use.',
+          headers: { Allow: { description: 'The methods the caller may use on this route.', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: ref('RouteDescription') } },
+        },
+        401: { $ref: `#/components/responses/${ERROR_RESPONSES[401].name}` },
+        default: { $ref: `#/components/responses/${ERROR_RESPONSES.default.name}` },
+      },
+      security: [{}, { [SECURITY]: [] }],
+      'x-permission': 'public',
+    };
+  }
+
+  /** A GET's HEAD: the same parameters, statuses and headers, no content. */
+  function headOf(get: Record<string, any>, pattern: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries<Record<string, any>>(get.responses)) {
+      const name = typeof r.$ref === 'string' ? r.$ref.split('/').pop() : undefined;
+      const response = name ? (responses[name] as Record<string, any>) : r;
+      out[status] = { description: `As GET, no body: ${response.description}`, ...(response.headers ? { headers: response.headers } : {}) };
+    }
+    return {
+      tags: get.tags,
+      summary: `Headers of ${get.summary}`,
+      operationId: operationId('HEAD', pattern),
+      description: `The GET's status and headers, without its body. ${get.description}`,
+      ...(get.parameters ? { parameters: get.parameters } : {}),
+      responses: out,
+      ...(get.security ? { security: get.security } : {}),
+      'x-permission': get['x-permission'],
+    };
   }
 
   function operation(route: RouteEntry, endpoint: Endpoint, method: Method, r: { parts: PathPart[]; pathNames: Set<string>; pathMethods: Set<string>; tag: string; collection: boolean; action: boolean }): Record<string, unknown> {
@@ -612,7 +688,7 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     return collection && method === 'POST' ? `Create ${title}` : `Update ${title}`;
   }
 
-  function operationId(method: Method, pattern: string, claim = true): string {
+  function operationId(method: Method | 'HEAD' | 'OPTIONS', pattern: string, claim = true): string {
     const words = openApiPath(pattern).split(/[^A-Za-z0-9]+/).filter(Boolean);
     const base = method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
     if (!claim) return base;

@@ -213,6 +213,29 @@ describe('the contract check', () => {
     expect(new Contract(undeclared, '/wp-json').check('GET', url('/core/v2/posts?_envelope'), new Headers(), list).map((v) => v.kind)).toEqual(['undeclared parameter']);
   });
 
+  it('checks OPTIONS against the route description and HEAD against its own statuses and headers', async () => {
+    const contract = new Contract(doc, '/wp-json');
+    const options = await site.req('OPTIONS', `/core/v2/posts/${post.id}`);
+    expect(options.status).toBe(200);
+    expect(contract.check('OPTIONS', url(`/core/v2/posts/${post.id}`), new Headers(), options)).toEqual([]);
+    const wrong = { ...options, body: { ...options.body, endpoints: 'none' } };
+    expect(contract.check('OPTIONS', url(`/core/v2/posts/${post.id}`), new Headers(), wrong))
+      .toMatchObject([{ operation: 'optionsCoreV2PostsId', kind: 'body breaks its schema', instancePath: '/endpoints' }]);
+    const head = await site.req('HEAD', '/core/v2/posts');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(contract.check('HEAD', url('/core/v2/posts'), new Headers(), head)).toEqual([]);
+    const untotalled = { ...head, headers: new Headers({ 'content-type': 'application/json' }) };
+    expect(contract.check('HEAD', url('/core/v2/posts'), new Headers(), untotalled).map((v) => [v.operation, v.kind]))
+      .toEqual([['headCoreV2Posts', 'missing header'], ['headCoreV2Posts', 'missing header']]);
+    const refused = { status: 418, headers: json, body: null, text: '' };
+    expect(contract.check('HEAD', url(`/core/v2/posts/${post.id}`), new Headers(), refused)).toEqual([]);
+    const strict = structuredClone(doc);
+    delete strict.paths['/core/v2/posts/{id}'].head.responses.default;
+    expect(new Contract(strict, '/wp-json').check('HEAD', url(`/core/v2/posts/${post.id}`), new Headers(), refused))
+      .toMatchObject([{ operation: 'headCoreV2PostsId', kind: 'undocumented status' }]);
+  });
+
   it('finds operations as the dispatcher does, and leaves other paths alone', () => {
     const contract = new Contract(doc, '/wp-json');
     expect(contract.routePath(new URL(`${SITE}/wp-json/core/v2/posts/`))).toBe('/core/v2/posts');
@@ -220,6 +243,8 @@ describe('the contract check', () => {
     expect(contract.routePath(new URL(`${SITE}/graphql`))).toBeNull();
     expect(contract.operation('GET', `/core/v2/posts/${post.id}`)?.id).toBe('getCoreV2PostsId');
     expect(contract.operation('GET', '/core/v2/users/me')?.id).toBe('getCoreV2UsersMe');
+    expect(contract.operation('OPTIONS', '/core/v2/users/me')?.id).toBe('optionsCoreV2UsersMe');
+    expect(contract.operation('HEAD', `/core/v2/posts/${post.id}`)?.id).toBe('headCoreV2PostsId');
     expect(contract.check('GET', `${SITE}/hello-world/`, new Headers(), { status: 418, headers: json, body: null, text: '' })).toEqual([]);
   });
 });

@@ -112,9 +112,9 @@ export class Contract {
     // The document describes the routes, not itself or the reference page beside them.
     if (path === '/openapi.json' || path === '/reference' || path.startsWith('/reference/')) return [];
     const method = (url.searchParams.get('_method') || requestHeaders.get('x-http-method-override') || requestMethod).toUpperCase();
-    if (method === 'OPTIONS') return [];
     const head = method === 'HEAD';
-    const found = this.operation(head ? 'GET' : method, path);
+    // HEAD and OPTIONS have operations of their own: a HEAD's statuses and headers, the route's description.
+    const found = this.operation(method, path);
     // No route for the path or the method: the dispatcher's rest_no_route, which no operation owns.
     if (!found) return [];
     const display = `${url.pathname}${url.search}`;

@@ -105,7 +105,7 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries<any>(item)) {
         const own = new Set((op.parameters ?? []).filter((p: any) => !p.$ref).map((p: any) => p.name));
         const expected = [
-          ...(method === 'get' ? ['_embed', '_fields', '_jsonp'] : []),
+          ...(method === 'get' || method === 'head' ? ['_embed', '_fields', '_jsonp'] : []),
           ...(method === 'post' && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m)) ? ['_method'] : []),
           '_envelope', '_pretty',
         ].filter((n) => !own.has(n));
@@ -116,6 +116,32 @@ describe('OpenAPI document', () => {
     expect(refs(docB.paths['/core/v2/posts/{id}'].post)).toContain('_method');
     expect(refs(docB.paths['/core/v2/posts'].post)).not.toContain('_method');
     expect(posts).toBeGreaterThan(5);
+  });
+
+  it('describes OPTIONS on every path and HEAD beside every GET, with operationIds of their own', () => {
+    for (const doc of [docA, docB]) {
+      const ids = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const [path, item] of Object.entries<any>(doc.paths)) {
+        const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+        expect(item.options?.operationId, path).toMatch(new RegExp(`^options${words}\\d*$`));
+        expect(item.options.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RouteDescription' });
+        expect(item.options.security).toContainEqual({});
+        const inPath = (op: any) => (op.parameters ?? []).filter((p: any) => p.in === 'path');
+        expect(inPath(item.options), path).toEqual(inPath(Object.values<any>(item)[0]));
+        if (!item.get) { expect(item.head, path).toBeUndefined(); continue; }
+        expect(item.head.operationId, path).toMatch(new RegExp(`^head${words}\\d*$`));
+        expect(item.head.parameters).toEqual(item.get.parameters);
+        expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
+        for (const [status, r] of Object.entries<any>(item.head.responses)) {
+          expect(r, `${path} ${status}`).not.toHaveProperty('content');
+          expect(r.headers, `${path} ${status}`).toEqual(deref(doc, item.get.responses[status]).headers);
+        }
+      }
+    }
+    const route = deref(docB, { $ref: '#/components/schemas/RouteDescription' });
+    expect(route.required).toEqual(['namespace', 'methods', 'endpoints']);
+    expect(docB.paths['/core/v2/posts'].head.responses['200'].headers['X-WP-Total'].required).toBe(true);
   });
 
   it('converts a placeholder as WordPress writes it', () => {
