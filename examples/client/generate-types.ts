@@ -1,4 +1,4 @@
-// `npx tsx examples/client/generate-types.ts`: the service's OpenAPI document as TypeScript types for openapi-fetch
+// `npm run client:types` (`tsx examples/client/generate-types.ts`): the service's OpenAPI document as TypeScript types for openapi-fetch
 // (schema.d.ts beside this file, not committed: it is made from the running code, as a client
 // makes it from a site's `/wp-json/openapi.json`). The document is the one the service serves,
 // built by the app itself on an empty SQLite file (building it reads no table), for the

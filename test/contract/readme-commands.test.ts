@@ -63,6 +63,7 @@ const SKIP: [string, string][] = [
   ['npm run typecheck', 'tsc over the project; CI runs the same `npx tsc --noEmit`'],
   ['npm run generate', 'rewrites the Prisma clients under src/generated; every install runs it (postinstall)'],
   ['npm run schema:print', 'rewrites schema.graphql; test/contract/schema.test.ts fails when the file drifts from the code'],
+  ['npm run client:types', 'writes examples/client/schema.d.ts (not committed) over any the developer has; test/client/example.test.ts makes the same types with the script\'s typesOf and compiles the example against them'],
   ['npm run lint:schema', 'lints schema.graphql; test/contract/schema-lint.test.ts runs the same lint through ESLint\'s API'],
 ];
 
