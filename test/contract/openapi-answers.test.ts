@@ -147,6 +147,23 @@ describe('the contract check', () => {
     expect(describeViolation(v)).toMatch(/^contract: GET \/wp-json\/core\/v2\/posts\/\d+\?context=edit \(getCoreV2PostsId\) answered 200: body breaks its schema at \/id: must be integer/);
   });
 
+  it('reports only the closest view when an answer matches none: the one with the fewest errors, per item of a list', async () => {
+    const contract = new Contract(doc, '/wp-json');
+    const one = await site.req('GET', `/core/v2/posts/${post.id}`);
+    expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), one)).toEqual([]);
+    // The view answer with a wrong id also lacks the edit view's raw fields; only the id is said.
+    const wrong = { ...one, body: { ...one.body, id: 'one' } };
+    expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), wrong).map((v) => [v.instancePath, v.message.split(' (')[0]]))
+      .toEqual([['/id', 'must be integer {"type":"integer"}']]);
+    const list = await site.req('GET', '/core/v2/posts');
+    expect(list.body.length).toBeGreaterThan(0);
+    const broken = { ...list, body: list.body.map((p: any, i: number) => (i === 0 ? { ...p, slug: 7 } : p)) };
+    expect(contract.check('GET', url('/core/v2/posts'), new Headers(), broken).map((v) => [v.instancePath, v.message.split(' (')[0]]))
+      .toEqual([['/0/slug', 'must be string {"type":"string"}']]);
+    // Nothing closer to say: a body that is not an item at all still fails.
+    expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), { ...one, body: 42 }).length).toBeGreaterThan(0);
+  });
+
   it('refuses a real answer against a schema changed under it', async () => {
     const changed = structuredClone(doc);
     for (const view of ['PostView', 'PostEdit', 'PostEmbed']) changed.components.schemas[view].properties.title.type = 'string';

@@ -9,7 +9,7 @@
 // whole run at once after the document or a handler changed.
 import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // The package is CommonJS: under ESM its function is the default export's default.
@@ -132,7 +132,7 @@ export class Contract {
       if (!envelope) { fail('envelope undescribed', 'the _envelope parameter names no x-answer schema'); return out; }
       const validate = this.validator(`envelope ${JSON.stringify(envelope)}`, envelope, fail);
       if (!validate) return out;
-      if (!validate(answer.body)) { this.report(validate, fail); return out; }
+      if (!validate(answer.body)) { this.report(validate.errors ?? [], fail); return out; }
       const inner = answer.body as { body: unknown; status: number; headers: Record<string, unknown> };
       const bare = new URL(url);
       bare.searchParams.delete('_envelope');
@@ -171,7 +171,7 @@ export class Contract {
     const schema = content[media]?.schema;
     if (!schema) return out;
     const validate = this.validator(`${found.id} ${chosen} ${media}`, schema, fail);
-    if (validate && !validate(answer.body)) this.report(validate, fail);
+    if (validate && !validate(answer.body)) this.report(this.closest(schema, answer.body, ''), fail);
     return out;
   }
 
@@ -190,11 +190,40 @@ export class Contract {
     return validate;
   }
 
+  /**
+   * Why a body breaks its schema, from the branch that comes closest: where the schema is a choice
+   * (`anyOf` the views), the errors of the branch with the fewest, not of every branch; a list's
+   * or a map's items each on their own, so one item's view does not decide another's.
+   */
+  private closest(schema: Doc, data: unknown, at: string): ErrorObject[] {
+    const validate = this.validator(`sub ${JSON.stringify(schema)}`, schema, () => {});
+    // Called as a plain predicate: ajv's type guard would narrow `data` to nothing past it.
+    if (!validate || (validate as (d: unknown) => boolean)(data)) return [];
+    const errors = (validate.errors ?? []).map((e) => ({ ...e, instancePath: at + e.instancePath }));
+    const s = this.deref(schema) ?? schema;
+    const only = (...keys: string[]) => Object.keys(s).every((k) => [...keys, 'description', 'title'].includes(k));
+    const branches = (s.anyOf ?? s.oneOf) as Doc[] | undefined;
+    if (Array.isArray(branches) && only('anyOf', 'oneOf')) {
+      let best: ErrorObject[] | undefined;
+      for (const branch of branches) {
+        const found = this.closest(branch, data, at);
+        if (found.length && (!best || found.length < best.length)) best = found;
+      }
+      return best ?? errors;
+    }
+    if (Array.isArray(data) && s.items && typeof s.items === 'object' && only('type', 'items')) {
+      return data.flatMap((item, i) => this.closest(s.items, item, `${at}/${i}`));
+    }
+    if (data && typeof data === 'object' && !Array.isArray(data) && s.additionalProperties && typeof s.additionalProperties === 'object' && only('type', 'additionalProperties')) {
+      return Object.entries(data).flatMap(([k, v]) => this.closest(s.additionalProperties, v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    }
+    return errors;
+  }
+
   /** A failed validation's errors, each once. */
-  private report(validate: ValidateFunction, fail: (kind: string, message: string, instancePath?: string) => void): void {
-    // Each branch of an `anyOf` (the views) reports the same fault: say it once, and say that no
-    // branch matched only when nothing more precise was found.
-    const errors = validate.errors ?? [];
+  private report(errors: ErrorObject[], fail: (kind: string, message: string, instancePath?: string) => void): void {
+    // Each branch of an `anyOf` reports the same fault: say it once, and say that no branch
+    // matched only when nothing more precise was found.
     const precise = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
     const seen = new Set<string>();
     for (const e of precise.length ? precise : errors) {
