@@ -14,8 +14,12 @@ import { log } from '../log.js';
 import { txStatements } from '../db/sql.js';
 
 export type ContentAction = 'created' | 'updated' | 'trashed' | 'deleted';
+/** What an event is about: a content item (the default), a term, a comment or a menu. */
+export type EventKind = 'content' | 'term' | 'comment' | 'menu';
 
 export interface ContentEvent {
+  /** Absent means 'content'. Only content events reach the `contentChanged` subscription. */
+  kind?: EventKind;
   action: ContentAction;
   /** Content type: post, page, attachment. */
   type: string;
@@ -25,6 +29,8 @@ export interface ContentEvent {
   previousStatus: string;
   authorId: number;
   parentId: number | null;
+  /** Public details of a term, comment or menu change (what a webhook carries besides the ids). */
+  data?: Record<string, unknown>;
 }
 
 /** The content types whose changes are announced. */
@@ -38,7 +44,8 @@ const POLL_MS = Number(process.env.CONTENT_EVENTS_POLL_MS ?? 200);
 
 /** Records a change inside the transaction that makes it. */
 export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promise<void> {
-  if (!ANNOUNCED.has(e.type)) return;
+  const kind = e.kind ?? 'content';
+  if (kind === 'content' && !ANNOUNCED.has(e.type)) return;
   if (db.provider === 'postgres') {
     // A SELECT: the change feed does not count it as a write (the change itself already does).
     // Straight on the transaction's connection when it is at hand (txStatements).
@@ -50,8 +57,8 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
   // through Prisma in this transaction before, so it may go straight to the transaction's
   // connection (txStatements). `created` is bound as the model's default (now, to the millisecond) would be.
   const rows = await txStatements(tx, db).query<{ id: number | bigint }>(
-    'INSERT INTO "ContentEvent" ("action", "type", "contentId", "status", "previousStatus", "authorId", "parentId", "created") VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"',
-    e.action, e.type, e.id, e.status, e.previousStatus, e.authorId, e.parentId, new Date(),
+    'INSERT INTO "ContentEvent" ("action", "type", "contentId", "status", "previousStatus", "authorId", "parentId", "created", "kind", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"',
+    e.action, e.type, e.id, e.status, e.previousStatus, e.authorId, e.parentId, new Date(), kind, e.data ? JSON.stringify(e.data) : '',
   );
   const id = Number(rows[0].id);
   if (id % PRUNE_EVERY === 0) await tx.contentEvent.deleteMany({ where: { id: { lte: id - KEEP } } });
@@ -106,7 +113,7 @@ function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
       const rows = await db.prisma.contentEvent.findMany({ where: { id: { gt: last } }, orderBy: { id: 'asc' } });
       for (const r of rows) {
         last = r.id;
-        emit({ action: r.action as ContentAction, type: r.type, id: r.contentId, status: r.status, previousStatus: r.previousStatus, authorId: r.authorId, parentId: r.parentId });
+        emit({ kind: r.kind as EventKind, action: r.action as ContentAction, type: r.type, id: r.contentId, status: r.status, previousStatus: r.previousStatus, authorId: r.authorId, parentId: r.parentId, ...(r.data ? { data: JSON.parse(r.data) as Record<string, unknown> } : {}) });
       }
     } catch (err) {
       seenVersion = -1; // try again on the next tick

@@ -62,6 +62,6 @@ builder.subscriptionType({ description: 'Changes as they happen (server-sent eve
 builder.subscriptionField('contentChanged', (t) => t.field({
   type: ContentChange,
   description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process.',
-  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => mayHear(ctx, e)),
+  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => (e.kind ?? 'content') === 'content' && mayHear(ctx, e)),
   resolve: (e) => e,
 }));
