@@ -74,6 +74,8 @@ export interface GuardedResponse {
   url: string;
   headers: Headers;
   text: string;
+  /** The body as received (before decoding): for files, which text decoding would spoil. */
+  bytes: Buffer;
   /** Bytes of the body as received (before decoding). */
   size: number;
   truncated?: boolean;
@@ -149,6 +151,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
         url: target.href,
         headers: toHeaders(res.headers),
         text: decode(body.bytes, headerValue(res.headers['content-type'])),
+        bytes: body.bytes,
         size: body.bytes.length,
         ...(body.truncated ? { truncated: true } : {}),
       };

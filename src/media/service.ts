@@ -3,6 +3,7 @@
 // attachments written through the content service, so the posts' rules apply to them too.
 import { fileTypeFromBuffer } from 'file-type';
 import type { Context } from '../context.js';
+import type { Tx } from '../db/client.js';
 import { restError, authStatus } from '../errors.js';
 import { canEditContent } from '../auth/content-permissions.js';
 import { MEDIA_TYPE } from '../resources/content-types.js';
@@ -131,7 +132,14 @@ export async function createSubsizes(ctx: Context, id: number): Promise<Attachme
  * it stored; sub-sizes that fail leave the attachment with those sizes missing (post-process
  * makes them later), as WordPress.
  */
-export async function createAttachment(ctx: Context, file: IncomingFile, input: MediaInput, declaredType: string | null = null): Promise<number> {
+export interface CreateAttachmentOptions {
+  /** The uploads folder (`YYYY/MM`) instead of this month's: an import keeps the exporting site's. */
+  folder?: string;
+  /** Written in the record's transaction (an import's record of where the attachment came from). */
+  within?: (tx: Tx, id: number) => Promise<void>;
+}
+
+export async function createAttachment(ctx: Context, file: IncomingFile, input: MediaInput, declaredType: string | null = null, options: CreateAttachmentOptions = {}): Promise<number> {
   const storage = storageOf(ctx);
   checkWriteRights(ctx, TYPE, null, toContentInput(input));
   const name = sanitizeFileName(file.name);
@@ -146,7 +154,8 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
   // they are removed): a process killed in between leaves files the next start removes.
   const intent = storage.intent();
   try {
-    const key = await uniqueKey(storage, monthFolder(now), name);
+    const folder = options.folder && /^\d{4}\/\d{2}$/.test(options.folder) ? options.folder : monthFolder(now);
+    const key = await uniqueKey(storage, folder, name);
     const body = file.path ? { path: file.path } : file.buffer!;
     await intent.add(key);
     stored.push(key);
@@ -182,6 +191,7 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
             ...(input.altText ? [{ contentId: savedId, key: IMAGE_ALT, value: input.altText }] : []),
           ],
         });
+        await options.within?.(tx, savedId);
       },
     });
     stored.length = 0; // the record owns them now

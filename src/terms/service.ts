@@ -90,7 +90,7 @@ function checkManage(ctx: Context, code: string, message: string): void {
 }
 
 /** Creates (id null) or updates a term; returns its id. */
-export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | null, input: TermInput): Promise<number> {
+export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | null, input: TermInput, o: { within?: (tx: Tx, id: number) => Promise<void> } = {}): Promise<number> {
   const existing = id === null ? null : await findTerm(ctx, taxonomy, id);
   if (existing) checkManage(ctx, 'rest_cannot_update', 'Sorry, you are not allowed to edit this term.');
   else checkManage(ctx, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
@@ -113,8 +113,9 @@ export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | nu
     const base = slug;
     for (let n = 2; await tx.term.findFirst({ where: { taxonomy, slug, ...(existing ? { id: { not: existing.id } } : {}) }, select: { id: true } }); n++) slug = `${base}-${n}`;
     const data = { name, slug, parentId, description: input.description ?? existing?.description ?? '' };
-    if (existing) return (await tx.term.update({ where: { id: existing.id }, data })).id;
-    return (await tx.term.create({ data: { taxonomy, ...data } })).id;
+    const saved = existing ? (await tx.term.update({ where: { id: existing.id }, data })).id : (await tx.term.create({ data: { taxonomy, ...data } })).id;
+    await o.within?.(tx, saved);
+    return saved;
   });
   await afterWrite(ctx, { object: 'term', id: savedId, action: 'save' });
   return savedId;

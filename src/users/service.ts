@@ -4,6 +4,7 @@ import { afterWrite } from '../content/write-hooks.js';
 import { createHash } from 'node:crypto';
 import type { Prisma as PrismaNS } from '../generated/sqlite/client.js';
 import type { Context } from '../context.js';
+import type { Tx } from '../db/client.js';
 import { columnOrder, sortByPosition, type SortedList } from '../db/list.js';
 import { CONTENT_TYPES } from '../resources/content-types.js';
 import type { SiteSettings } from '../site/options.js';
@@ -208,7 +209,7 @@ async function uniqueUserSlug(ctx: Context, base: string, exceptId: number | nul
   }
 }
 
-export async function createUserRecord(ctx: Context, input: UserInput): Promise<number> {
+export async function createUserRecord(ctx: Context, input: UserInput, o: { within?: (tx: Tx, id: number) => Promise<void> } = {}): Promise<number> {
   if (!ctx.can('create_users')) throw restError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(!!ctx.viewer));
   const login = checkUsername(input.username ?? '');
   const password = checkPassword(input.password ?? '');
@@ -225,15 +226,19 @@ export async function createUserRecord(ctx: Context, input: UserInput): Promise<
     if (taken) throw restError('rest_user_invalid_slug', 'Invalid slug.', 400);
   }
   const slug = input.slug ? sanitizeTitle(input.slug) : await uniqueUserSlug(ctx, login, null);
-  const user = await ctx.prisma.user.create({
-    data: {
-      login, email, role, slug, passwordHash: await hashLoginPassword(password),
-      displayName: input.name ?? login, url: input.url ?? '', description: input.description ?? '', locale: input.locale ?? '',
-      firstName: input.firstName ?? '', lastName: input.lastName ?? '', nickname: input.nickname ?? '',
-    },
-    select: { id: true },
+  const data = {
+    login, email, role, slug, passwordHash: await hashLoginPassword(password),
+    displayName: input.name ?? login, url: input.url ?? '', description: input.description ?? '', locale: input.locale ?? '',
+    firstName: input.firstName ?? '', lastName: input.lastName ?? '', nickname: input.nickname ?? '',
+  };
+  const within = o.within;
+  if (!within) return (await ctx.prisma.user.create({ data, select: { id: true } })).id;
+  // With work of the caller's, both in one transaction.
+  return ctx.prisma.$transaction(async (tx) => {
+    const { id } = await tx.user.create({ data, select: { id: true } });
+    await within(tx, id);
+    return id;
   });
-  return user.id;
 }
 
 export async function updateUserRecord(ctx: Context, id: number, input: UserInput): Promise<number> {
