@@ -20,7 +20,10 @@ const api = createClient<paths, 'application/json'>({
 const { data: posts, error } = await api.GET('/core/v2/posts', { params: { query: { _embed: true, per_page: 5 } } });
 if (error) throw new Error(`${error.code}: ${error.message}`);
 const first = posts[0];
-console.log(`newest: ${first ? first.title.rendered : '(none)'}; embedded: ${Object.keys(first?._embedded ?? {}).join(', ')}`);
+// An embedded link holds the user, or the error its link answered: `name` tells them apart.
+const author = first?._embedded?.author?.[0];
+const by = author && 'name' in author ? author.name : '(unknown)';
+console.log(`newest: ${first ? first.title.rendered : '(none)'} by ${by}; embedded: ${Object.keys(first?._embedded ?? {}).join(', ')}`);
 
 // A title as a plain string, as WordPress clients send it.
 const { data: post, error: notCreated } = await api.POST('/core/v2/posts', {

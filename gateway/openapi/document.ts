@@ -707,7 +707,45 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     return lines.join(' ');
   }
 
+  typeEmbedded();
   pruneUnused(schemas, { paths, responses });
+
+  /**
+   * `_embedded` by relation: each embeddable link answers what its route answers in the `embed`
+   * view (or the error it refused with), so the relations get the embed views of the routes their
+   * links point at: `author` users, `wp:featuredmedia` media, `up` the item's own kind (any content
+   * or term), `wp:term` one list per taxonomy, `replies` one list of comments. A relation of a
+   * route added later that is not named here is still allowed, as a list of anything.
+   */
+  function typeEmbedded(): void {
+    const itemRoutes = table.filter((t) => t.schema && /^\/core\/v2\/[\w-]+\/\(\?P<id>\[\\d\]\+\)$/.test(t.pattern));
+    const embedOf = (t: RouteEntry) => views(t).embed ?? views(t).view ?? views(t)[''];
+    const byBase = (base: string) => itemRoutes.filter((t) => t.pattern.startsWith(`/core/v2/${base}/`)).map(embedOf);
+    const kinds = (kind: string) => itemRoutes.filter((t) => t.records?.kind === kind).map(embedOf);
+    const oneOf = (names: string[]) => {
+      const unique = [...new Set(names.filter(Boolean))];
+      return unique.length === 1 ? ref(unique[0]) : { anyOf: unique.map(ref) };
+    };
+    const orError = (schema: Schema) => ({ anyOf: [schema, ref('WP_Error')] });
+    const each = (schema: Schema, description: string) => ({ type: 'array', items: orError(schema), description });
+    const properties: Record<string, Schema> = {};
+    const users = byBase('users');
+    if (users.length) properties.author = each(oneOf(users), 'The author (`author` link): the user in the `embed` view.');
+    const media = byBase('media');
+    if (media.length) properties['wp:featuredmedia'] = each(oneOf(media), 'The featured image (`wp:featuredmedia` link): the media item in the `embed` view.');
+    const parents = [...kinds('post'), ...media, ...kinds('term')];
+    if (parents.length) properties.up = each(oneOf(parents), 'The parent (`up` link): an item of the same kind in the `embed` view.');
+    const terms = kinds('term');
+    if (terms.length) properties['wp:term'] = each({ type: 'array', items: oneOf(terms) }, 'The terms (`wp:term` links): per taxonomy, the item\'s terms in the `embed` view.');
+    const comments = byBase('comments');
+    if (comments.length) properties.replies = each({ type: 'array', items: oneOf(comments) }, 'The replies (`replies` link): the comments in the `embed` view.');
+    schemas.Embedded = {
+      type: 'object',
+      properties,
+      additionalProperties: { type: 'array', items: {} },
+      description: 'With `_embed`: per embeddable relation of `_links`, what its links answer in the `embed` view, in the order of the links (an item, or the WordPress error its link answered; `wp:term` holds one list of terms per taxonomy).',
+    };
+  }
 
   return {
     openapi: '3.1.0',

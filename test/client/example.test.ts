@@ -84,7 +84,7 @@ describe('the example client', () => {
       expect(code).toBe(0);
       const lines = out.trim().split('\n');
       expect(lines).toHaveLength(4);
-      expect(lines[0]).toMatch(/^newest: Client three; embedded: .*\bauthor\b/);
+      expect(lines[0]).toMatch(/^newest: Client three by [^(;][^;]*; embedded: .*\bauthor\b/);
 
       const created = /^created post (\d+): Written by the typed client$/.exec(lines[1]);
       expect(created).not.toBeNull();

@@ -164,6 +164,31 @@ describe('the contract check', () => {
     expect(contract.check('GET', url(`/core/v2/posts/${post.id}`), new Headers(), { ...one, body: 42 }).length).toBeGreaterThan(0);
   });
 
+  it('checks `_embedded` by relation: the author as a user, the terms as terms, an error as WP_Error', async () => {
+    const contract = new Contract(doc, '/wp-json');
+    const embedded = doc.components.schemas.Embedded;
+    expect(Object.keys(embedded.properties)).toEqual(expect.arrayContaining(['author', 'wp:featuredmedia', 'up', 'wp:term']));
+    expect(JSON.stringify(embedded.properties.author)).toContain('#/components/schemas/UserEmbed');
+    const path = `/core/v2/posts/${post.id}?_embed=1`;
+    const res = await site.req('GET', path);
+    expect(Object.keys(res.body._embedded)).toEqual(expect.arrayContaining(['author', 'wp:term']));
+    expect(contract.check('GET', url(path), new Headers(), res)).toEqual([]);
+    const messages = (body: any) => contract.check('GET', url(path), new Headers(), { ...res, body }).map((v) => [v.instancePath, v.message.split(' (')[0]]);
+    // A user without its name, a term with a text id: each is reported where it is (beside what
+    // the other branch of the relation, a WordPress error, would have needed).
+    const author = { ...res.body._embedded.author[0] };
+    delete author.name;
+    expect(messages({ ...res.body, _embedded: { ...res.body._embedded, author: [author] } }))
+      .toContainEqual(['/_embedded/author/0', 'must have required property \'name\' {"missingProperty":"name"}']);
+    const terms = res.body._embedded['wp:term'].map((list: any[], i: number) => (i === 0 ? list.map((t) => ({ ...t, id: 'x' })) : list));
+    expect(messages({ ...res.body, _embedded: { ...res.body._embedded, 'wp:term': terms } }))
+      .toContainEqual(['/_embedded/wp:term/0/0/id', 'must be integer {"type":"integer"}']);
+    // What a refused link answers is an item of its own: a WordPress error.
+    const refused = { code: 'rest_user_invalid_id', message: 'Invalid user ID.', data: { status: 404 } };
+    expect(messages({ ...res.body, _embedded: { ...res.body._embedded, author: [refused] } })).toEqual([]);
+    expect(messages({ ...res.body, _embedded: { ...res.body._embedded, author: [{ code: 'x' }] } }).length).toBeGreaterThan(0);
+  });
+
   it('refuses a real answer against a schema changed under it', async () => {
     const changed = structuredClone(doc);
     for (const view of ['PostView', 'PostEdit', 'PostEmbed']) changed.components.schemas[view].properties.title.type = 'string';

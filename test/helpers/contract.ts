@@ -39,8 +39,8 @@ interface Operation { id: string; op: Doc }
 interface PathEntry { regex: RegExp; item: Doc }
 
 const DOC_ID = 'https://contract.invalid/openapi.json';
-/** Query parameters that reshape any answer (WordPress's globals): the body is no longer the operation's. */
-const RESHAPING = ['_jsonp', '_fields', '_embed'];
+/** Query parameters that reshape any answer (WordPress's globals): the body is no longer the operation's (`_embed` only adds `_embedded`, which the views describe). */
+const RESHAPING = ['_jsonp', '_fields'];
 
 /** `#/components/…` pointers made absolute, so a response schema compiled alone finds the shared components. */
 function absolute(node: unknown): unknown {
