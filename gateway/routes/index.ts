@@ -7,6 +7,7 @@ import { mediaRoutes } from './media.js';
 import { batchRoutes } from './batch.js';
 import { applicationPasswordRoutes, userRoutes } from './users.js';
 import { termRoutes } from './terms.js';
+import { navMenuRoutes } from './menus.js';
 import { typeRoutes } from './types.js';
 import { oembedEmbedRoutes } from './oembed.js';
 import { oembedProxyRoutes } from './oembed-proxy.js';
@@ -46,6 +47,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...postLikeRoutes(),
     ...mediaRoutes(),
     ...termRoutes(),
+    ...navMenuRoutes(),
     ...typeRoutes(),
     ...userRoutes(),
     ...applicationPasswordRoutes(),

@@ -66,12 +66,19 @@ export interface ContentModelConfig {
   taxonomies?: Record<string, TaxonomyConfig>;
   /** Custom fields by the content type they are registered on (custom or built-in post/page). */
   fields?: Record<string, Record<string, FieldConfig>>;
+  /**
+   * The theme's menu locations (WordPress's register_nav_menus()): slug → description. Without
+   * this section the site has `primary` and `footer` (src/menus/locations.ts); `{}` declares none.
+   */
+  menuLocations?: Record<string, string>;
 }
 
 const NAME = '^[a-z][a-z0-9_]{0,19}$';
 const REST_BASE = '^[a-z][a-z0-9_-]{0,63}$';
 const GRAPHQL_TYPE = '^[A-Z][A-Za-z0-9]{0,63}$';
 const GRAPHQL_FIELD = '^[a-z][A-Za-z0-9]{0,63}$';
+/** A menu location's slug: what core/v2/menu-locations/(?P<location>[\w-]+) takes. */
+const MENU_LOCATION = '^[a-z][a-z0-9_-]{0,63}$';
 
 const labels = {
   label: { type: 'string', minLength: 1 },
@@ -112,6 +119,11 @@ export const CONTENT_MODEL_SCHEMA = {
         type: 'object', additionalProperties: false, required: ['label', 'singularLabel', 'types'],
         properties: { ...labels, types: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: NAME } } },
       },
+    },
+    menuLocations: {
+      type: 'object',
+      propertyNames: { pattern: MENU_LOCATION },
+      additionalProperties: { type: 'string', minLength: 1 },
     },
     fields: {
       type: 'object',

@@ -12,6 +12,7 @@ import './types/index.js';
 import './forms/index.js';
 import './forms/feedback.js';
 import './widgets/index.js';
+import './menus/index.js';
 import './seo/head/index.js';
 import './seo/site/index.js';
 import './seo/site/tools.js';
