@@ -3,6 +3,7 @@
 //   npm run cli -- user application-password create <login> <app-name> [--porcelain]
 //   npm run cli -- site demo [--posts=N]
 //   npm run cli -- site set-url <url>
+//   npm run cli -- import wordpress <file.xml> [options]   (docs/import.md)
 //   npm run cli -- help | --help | -h
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -11,12 +12,14 @@ import { bootstrapSite, setSiteUrl } from '../src/site/bootstrap.js';
 import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
 import { fillDemoContent } from './demo.js';
+import { IMPORT_USAGE, importCommand } from './import-wordpress.js';
 
 const USAGE = `usage:
   cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
   cli user application-password create <login> <app-name> [--app-id=<uuid>] [--porcelain]
   cli site demo [--posts=<n>]   (default 50)
   cli site set-url <url>        (siteurl and home)
+  ${IMPORT_USAGE}
   cli help | --help | -h`;
 
 /** Asking for help anywhere on the line, or `help` as the command: answered before the database is opened. */
@@ -85,6 +88,9 @@ async function main(argv: string[]): Promise<number> {
         throw err;
       }
       return 0;
+    }
+    if (noun === 'import' && verb === 'wordpress' && rest.length === 1) {
+      return await importCommand({ db, config, file: rest[0], flags });
     }
     console.error(USAGE);
     return 2;
