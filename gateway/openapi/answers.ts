@@ -9,6 +9,8 @@ export interface AnswerNotes {
   types?: Record<string, string>;
   /** The route (its pattern in the table) whose item the noted statuses answer, when not this route's. */
   item?: string;
+  /** The views a write answers in, when not the edit view alone (the caller's rights choose). */
+  views?: ('view' | 'edit')[];
 }
 
 export const ANSWERS: Record<string, AnswerNotes> = {
@@ -22,6 +24,8 @@ export const ANSWERS: Record<string, AnswerNotes> = {
   // A restore updates the post from the revision: the post as it now is, not a new item.
   'POST /core/v2/posts/{parent}/revisions/{id}/restore': { statuses: { 200: 'The post, restored from the revision.' }, item: '/core/v2/posts/(?P<id>[\\d]+)' },
   'POST /core/v2/pages/{parent}/revisions/{id}/restore': { statuses: { 200: 'The page, restored from the revision.' }, item: '/core/v2/pages/(?P<id>[\\d]+)' },
+  // A comment is answered in the edit view to moderators, in the view to everyone else (as WordPress).
+  'POST /core/v2/comments': { views: ['edit', 'view'] },
   'GET /oembed/1.0/embed': { types: { 'text/xml': 'The oEmbed answer as XML (`format=xml`).' } },
   'GET /block-editor/v1/export': { types: { 'application/rss+xml': 'A WordPress export file (WXR, `format=wxr`).' } },
 };

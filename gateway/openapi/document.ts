@@ -632,7 +632,7 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
       return Object.keys(all).length ? { ...r, headers: all } : r;
     };
     if (route.schema) {
-      const one = itemResponse(route, endpoint, method);
+      const one = notes.views ? { anyOf: notes.views.map((c) => ref(views(route)[c])) } : itemResponse(route, endpoint, method);
       if (method === 'GET') {
         out['200'] = withHeaders({
           description: list ? 'The items of the page asked for; `X-WP-Total` and `X-WP-TotalPages` count them all.' : keyed ? 'Every item, keyed by its slug.' : 'The item.',

@@ -14,6 +14,7 @@ import { oembedProxyRoutes } from './oembed-proxy.js';
 import { blockEditorRoutes } from './block-editor.js';
 import type { UrlDetailsFetcher } from '../../src/url-details/service.js';
 import { formRoutes } from './forms.js';
+import { commentRoutes } from './comments.js';
 import { widgetRoutes } from './widgets.js';
 import { siteHealthRoutes, type SiteHealthOptions } from './site-health.js';
 import { abilityRoutes } from './abilities.js';
@@ -50,6 +51,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...navMenuRoutes(),
     ...typeRoutes(),
     ...userRoutes(),
+    ...commentRoutes(),
     ...applicationPasswordRoutes(),
     ...formRoutes(),
     ...(o.namespaces.includes('site-health/v1') && o.siteHealth ? siteHealthRoutes(o.siteHealth) : []),

@@ -34,7 +34,8 @@ export function contentLinks(item: Item, o: ContentLinkOptions): Record<string, 
     about: [{ href: `${ns}/types/${o.type.type}` }],
   };
   if (item.author) links.author = [{ embeddable: true, href: `${ns}/users/${item.author}` }];
-  // No `replies`: the service has no comments route for it to point at.
+  // As the posts controller: types that support comments link their approved comments.
+  if (o.type.about.features.includes('comments')) links.replies = [{ embeddable: true, href: `${ns}/comments?post=${item.id}` }];
   if (item._revision_count !== undefined) links['version-history'] = [{ count: item._revision_count, href: `${self}/revisions` }];
   if (item._latest_revision) links['predecessor-version'] = [{ id: item._latest_revision, href: `${self}/revisions/${item._latest_revision}` }];
   if (item._parent) links.up = [{ embeddable: true, href: `${ns}/${restBase}/${item._parent}` }];

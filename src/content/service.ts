@@ -22,6 +22,7 @@ import { exactMatches, SEARCH_COLUMNS, type SearchColumn } from './search.js';
 import { searchPage, type SearchListFilter } from './search-list.js';
 import { filterPostHtml, filterTitleHtml } from './kses.js';
 import { MISSING_PARENT } from '../media/metadata.js';
+import { trashPostComments, untrashPostComments } from '../comments/post-status.js';
 
 type Where = PrismaNS.ContentWhereInput;
 
@@ -756,6 +757,8 @@ export async function saveContent(ctx: Context, type: string, id: number | null,
     if (existing) {
       await tx.content.update({ where: { id: existing.id }, data });
       savedId = existing.id;
+      // Restored from the trash: its comments come back with it (wp_untrash_post_comments).
+      if (restoring) await untrashPostComments(tx, ctx.db, existing.id);
     } else {
       const guidPrefix = `${site.home}/?${kind.plainLinkArg}=`;
       const guid = (newId: number) => `${guidPrefix}${newId}`;
@@ -879,6 +882,8 @@ export async function trashContent(ctx: Context, row: { id: number; type: string
       where: { id: row.id },
       data: { status: 'trash', trashedStatus: row.status, trashedSlug: row.slug, slug: row.slug ? `${row.slug}__trashed` : '', ...stampModified(site) },
     });
+    // Its comments go with it (wp_trash_post_comments), each keeping its status for the untrash.
+    await trashPostComments(tx, ctx.db, row.id);
     const terms = await tx.termRelationship.findMany({ where: { contentId: row.id }, select: { termId: true } });
     await recordContentEvent(tx, ctx.db, { action: 'trashed', type: row.type, id: row.id, status: 'trash', previousStatus: row.status, authorId: row.authorId, parentId: row.parentId });
     await recountTermsLast(tx, ctx.db, terms.map((t) => t.termId));

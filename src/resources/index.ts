@@ -6,11 +6,12 @@ import { ApplicationPasswordResource, UserResource } from './users.js';
 import { PAGE_REVISIONS, POST_LIKE_REVISIONS, POST_REVISIONS } from './revisions.js';
 import { MediaResource } from './media.js';
 import { ContentTypeResource, StatusResource, TaxonomyResource } from './types.js';
+import { CommentResource } from './comments.js';
 import { MenuItemResource, MenuLocationResource, MenuResource } from './menus.js';
 
 export const RESOURCES: ResourceDef[] = [PostResource, PageResource, CategoryResource, TagResource, UserResource, ApplicationPasswordResource,
   MediaResource, POST_REVISIONS.revision, POST_REVISIONS.autosave, PAGE_REVISIONS.revision, PAGE_REVISIONS.autosave,
-  ContentTypeResource, StatusResource, TaxonomyResource, MenuResource, MenuItemResource, MenuLocationResource,
+  ContentTypeResource, StatusResource, TaxonomyResource, CommentResource, MenuResource, MenuItemResource, MenuLocationResource,
   // The site's own types and taxonomies (src/model/config.ts), with their revisions.
   ...POST_LIKE.slice(2).flatMap((e) => {
     const revisions = POST_LIKE_REVISIONS.get(e.descriptor.type);

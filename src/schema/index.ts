@@ -20,6 +20,7 @@ import './seo/site/indexing.js';
 import './site-tools/index.js';
 import './abilities/index.js';
 import './relations/index.js';
+import './comments/index.js';
 import './subscriptions/index.js';
 
 export const schema = unwrapOwnResolvers(builder.toSchema());

@@ -31,6 +31,8 @@ export function tagType<T extends object>(row: T, typeName: string): T {
 export function typeNameOf(row: object): string {
   const tag = tagged.get(row);
   if (tag) return tag;
+  // A comment row: its `type` (comment, pingback …) names no content type.
+  if ('authorAgent' in row) return 'Comment';
   if ('taxonomy' in row) return taxonomyRef((row as Term).taxonomy)!.graphqlName;
   if ('type' in row) {
     const d = CONTENT_TYPES.find((c) => c.type === (row as Content).type);
@@ -40,7 +42,7 @@ export function typeNameOf(row: object): string {
 }
 
 export const NodeRef = builder.interfaceRef<{ id: number }>('Node').implement({
-  description: 'A record with a global id: a post, page or item of another content type, media item, revision, autosave, term or user.',
+  description: 'A record with a global id: a post, page or item of another content type, media item, revision, autosave, term, user or comment.',
   resolveType: (row) => typeNameOf(row),
   fields: (t) => ({
     id: t.id({

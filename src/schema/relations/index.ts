@@ -37,6 +37,7 @@ import { keyColumns, keysetWhere, type KeyValue } from '../../db/list.js';
 import { NodeRef, parseGlobalId, tagType, typeNameOf } from '../node.js';
 import { POST_LIKE_REVISIONS } from '../../resources/revisions.js';
 import { checkReadRevision } from '../../revisions/service.js';
+import { checkReadComment } from '../../comments/service.js';
 import { attachmentParent, mediaMetaSelect } from '../../media/metadata.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -254,10 +255,10 @@ function contentListField(t: AnyT, o: { owner: string; ref: unknown; descriptor:
 
 // ---------------------------------------------------------------- global ids and node
 
-/** Every type with a global id: the post-like types, media, the taxonomies' terms, users, revisions and autosaves. */
+/** Every type with a global id: the post-like types, media, the taxonomies' terms, users, comments, revisions and autosaves. */
 const NODE_TYPES = [
   ...POST_LIKE_TYPES.map((d) => d.graphqlName), 'MediaItem',
-  ...TAXONOMY_REFS.map((t) => t.graphqlName), 'User', 'ContentType',
+  ...TAXONOMY_REFS.map((t) => t.graphqlName), 'User', 'ContentType', 'Comment',
   ...[...POST_LIKE_REVISIONS.keys()].flatMap((type) => {
     const r = POST_LIKE_REVISIONS.get(type)!;
     return [r.revision.name, r.autosave.name];
@@ -313,6 +314,7 @@ async function loadNode(ctx: Context, typeName: string, id: number): Promise<obj
     return ctx.prisma.user.findUnique({ where: { id } });
   }
   if (typeName === 'ContentType') return id === 1 ? tagType(postsPage(), 'ContentType') : null;
+  if (typeName === 'Comment') return checkReadComment(ctx, id).catch(() => null);
   const d = CONTENT_TYPES.find((c) => c.graphqlName === typeName);
   if (d) return contentById(ctx, [d.type]).load(id);
   return loadRevision(ctx, typeName, id);
