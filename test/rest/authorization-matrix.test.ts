@@ -189,6 +189,15 @@ const EXPECTATIONS: Record<string, Cell> = {
   [`POST|PUT|PATCH /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_update'), { body: (n) => ({ name: `Renamed tag ${n}` }) }),
   [`DELETE /core/v2/tags/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_delete'), { query: () => 'force=true' }),
 
+  // Comments: the target is an administrator's approved comment on a published post. Anonymous
+  // comments are off by default (rest_allow_anonymous_comments); editors and up moderate every
+  // comment, an author only those on their own items.
+  'GET /core/v2/comments': all('200'),
+  'POST /core/v2/comments': with_(signedIn('201', '401 rest_comment_login_required'), { body: (n) => ({ post: fx.post, content: `Matrix comment ${n}` }) }),
+  [`GET /core/v2/comments/${ID}`]: all('200'),
+  [`POST|PUT|PATCH /core/v2/comments/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: (n) => ({ content: `Edited comment ${n}` }) }),
+  [`DELETE /core/v2/comments/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
+
   // Types, statuses and taxonomies: lists public; the targets are the page type in edit context
   // (edit_pages), the draft status (seen by whoever may edit content) and the category taxonomy in
   // edit context (assign_terms: edit_posts).
@@ -239,6 +248,7 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'pages:id': async () => String((await site.req('POST', '/core/v2/pages', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'categories:id': async () => String((await site.req('POST', '/core/v2/categories', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
   'tags:id': async () => String((await site.req('POST', '/core/v2/tags', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
+  'comments:id': async () => String((await site.req('POST', '/core/v2/comments', { as: 'administrator', json: { post: fx.post, content: `Fixture comment ${++serial}`, status: 'approved' } })).body.id),
   // An administrator's unattached 4×2 PNG, uploaded as a raw body.
   'media:id': async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWP4z8AARwjWfwYGAG+qB/l/O6VpAAAAAElFTkSuQmCC', 'base64');
