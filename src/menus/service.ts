@@ -121,10 +121,16 @@ async function menusById(ctx: Context, ids: number[]): Promise<(MenuRecord | nul
   return ids.map((id) => { const t = rows.find((r) => r.id === id); return t ? menuRecord(t, o) : null; });
 }
 
-/** One menu as the terms controller reads it: 404 when there is none; hidden menus refused. */
-export async function getMenu(ctx: Context, id: number): Promise<MenuRecord> {
+/** A menu whoever asks, or 404 (the terms controller's get_term()); writes check their own right after it. */
+async function findMenu(ctx: Context, id: number): Promise<MenuRecord> {
   const [menu] = id > 0 ? await menusById(ctx, [id]) : [null];
   if (!menu) throw restError('rest_term_invalid', 'Term does not exist.', 404);
+  return menu;
+}
+
+/** One menu as the terms controller reads it: 404 when there is none; hidden menus refused. */
+export async function getMenu(ctx: Context, id: number): Promise<MenuRecord> {
+  const menu = await findMenu(ctx, id);
   if (!canReadMenus(ctx) && !(await publicMenuIds(ctx)).includes(id)) checkMenuReadAccess(ctx, 'menus');
   return menu;
 }
@@ -168,7 +174,7 @@ export interface MenuInput { name?: string | null; slug?: string | null; descrip
 
 /** Creates (id null) or updates a menu, its locations and its auto_add setting, in one transaction; returns its id. */
 export async function saveMenu(ctx: Context, id: number | null, input: MenuInput): Promise<number> {
-  const existing = id === null ? null : await getMenu(ctx, id);
+  const existing = id === null ? null : await findMenu(ctx, id);
   if (existing) requireEdit(ctx, 'rest_cannot_update', 'Sorry, you are not allowed to edit this term.');
   else requireEdit(ctx, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
   for (const location of input.locations ?? []) {
@@ -223,7 +229,7 @@ async function writeMenuOptions(tx: Tx, before: MenuOptions, menuId: number, inp
 
 /** The delete's checks, in the menus controller's order: 404, the right, then force (menus have no trash). */
 export async function checkDeleteMenu(ctx: Context, id: number, force: boolean): Promise<MenuRecord> {
-  const menu = await getMenu(ctx, id);
+  const menu = await findMenu(ctx, id);
   requireEdit(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
   if (!force) throw restError('rest_trash_not_supported', "Menus do not support trashing. Set 'force=true' to delete.", 501);
   return menu;

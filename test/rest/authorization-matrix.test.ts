@@ -198,6 +198,21 @@ const EXPECTATIONS: Record<string, Cell> = {
   [`POST|PUT|PATCH /core/v2/comments/${ID}`]: with_(only('200', EDITORS, 'rest_cannot_edit'), { body: (n) => ({ content: `Edited comment ${n}` }) }),
   [`DELETE /core/v2/comments/${ID}`]: only('200', EDITORS, 'rest_cannot_delete'),
 
+  // Menus and menu items: read by whoever may edit some content (rest_cannot_view otherwise),
+  // written by administrators (edit_theme_options); the locations are administrators' alone.
+  'GET /core/v2/menus': only('200', WRITERS, 'rest_cannot_view'),
+  'POST /core/v2/menus': with_(only('201', ADMIN, 'rest_cannot_create'), { body: (n) => ({ name: `Matrix menu ${n}` }) }),
+  [`GET /core/v2/menus/${ID}`]: only('200', WRITERS, 'rest_cannot_view'),
+  [`POST|PUT|PATCH /core/v2/menus/${ID}`]: with_(only('200', ADMIN, 'rest_cannot_update'), { body: (n) => ({ name: `Renamed menu ${n}` }) }),
+  [`DELETE /core/v2/menus/${ID}`]: with_(only('200', ADMIN, 'rest_cannot_delete'), { query: () => 'force=true' }),
+  'GET /core/v2/menu-items': only('200', WRITERS, 'rest_cannot_view'),
+  'POST /core/v2/menu-items': with_(only('201', ADMIN, 'rest_cannot_create'), { body: (n) => ({ title: `Matrix link ${n}`, url: `https://example.test/${n}` }) }),
+  [`GET /core/v2/menu-items/${ID}`]: only('200', WRITERS, 'rest_cannot_view'),
+  [`POST|PUT|PATCH /core/v2/menu-items/${ID}`]: with_(only('200', ADMIN, 'rest_cannot_edit'), { body: (n) => ({ title: `Renamed link ${n}` }) }),
+  [`DELETE /core/v2/menu-items/${ID}`]: with_(only('200', ADMIN, 'rest_cannot_delete'), { query: () => 'force=true' }),
+  'GET /core/v2/menu-locations': only('200', ADMIN, 'rest_cannot_view'),
+  'GET /core/v2/menu-locations/(?P<location>[\\w-]+)': only('200', ADMIN, 'rest_cannot_view'),
+
   // Types, statuses and taxonomies: lists public; the targets are the page type in edit context
   // (edit_pages), the draft status (seen by whoever may edit content) and the category taxonomy in
   // edit context (assign_terms: edit_posts).
@@ -249,6 +264,9 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'categories:id': async () => String((await site.req('POST', '/core/v2/categories', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
   'tags:id': async () => String((await site.req('POST', '/core/v2/tags', { as: 'administrator', json: { name: `Fixture ${++serial}` } })).body.id),
   'comments:id': async () => String((await site.req('POST', '/core/v2/comments', { as: 'administrator', json: { post: fx.post, content: `Fixture comment ${++serial}`, status: 'approved' } })).body.id),
+  'menus:id': async () => String((await site.req('POST', '/core/v2/menus', { as: 'administrator', json: { name: `Fixture menu ${++serial}` } })).body.id),
+  'menu-items:id': async () => String((await site.req('POST', '/core/v2/menu-items', { as: 'administrator', json: { title: `Fixture link ${++serial}`, url: 'https://example.test/' } })).body.id),
+  'menu-locations:location': async () => 'primary',
   // An administrator's unattached 4×2 PNG, uploaded as a raw body.
   'media:id': async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWP4z8AARwjWfwYGAG+qB/l/O6VpAAAAAElFTkSuQmCC', 'base64');
