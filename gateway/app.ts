@@ -26,6 +26,7 @@ import { seoIndexing } from '../src/seo/indexables/hooks.js';
 import { createUrlDetailsFetcher } from '../src/url-details/service.js';
 import type { HealthOptions } from '../src/site-health/checks.js';
 import { createServices } from '../src/services.js';
+import { createWebhookDispatcher } from '../src/webhooks/dispatcher.js';
 import { createApiDocs } from './openapi/serve.js';
 import { loadPersistedOperations } from './persisted-operations.js';
 import { clientAddress } from '../src/http/client-ip.js';
@@ -108,6 +109,13 @@ export function createApp(config: Config, db: Db) {
       restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
     },
   });
+  // The webhooks' dispatcher (src/webhooks/dispatcher.ts): fans the event log out into deliveries
+  // and sends them, with every other process over the same database; stopped by close().
+  const webhooks = createWebhookDispatcher(db, {
+    allowHosts: config.webhookAllowHosts, retryDelays: config.webhookRetryDelays, leaseMs: config.webhookLeaseMs,
+    restRoot: `${config.siteUrl}${config.restPrefix}/`,
+  });
+  if (config.webhookDispatch) webhooks.start();
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
   // Anonymous /graphql reads: their own cache (its own size and budget), retired by the same database version.
   const graphqlCache = config.graphqlCacheEntries > 0 ? createResponseCache(config.graphqlCacheEntries, () => db.version(), config.graphqlCacheMaxBytes) : null;
@@ -242,5 +250,8 @@ export function createApp(config: Config, db: Db) {
     /** The hit lane's lookup for GET /graphql (gateway/graphql-cache.ts). */
     graphqlHitByUrl: graphqlHttp.hitByUrl,
     root: dispatcher.root,
+    webhooks,
+    /** Stops the app's background work (the webhooks' dispatcher); the database stays open. */
+    close: (): Promise<void> => webhooks.stop(),
   };
 }

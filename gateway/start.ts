@@ -219,8 +219,8 @@ async function serve(onListening?: (port: number) => void) {
     stopping = true;
     log.info('stopping');
     // Without its primary (killed outright) a worker's server cannot close through it: just go.
-    if (cluster.isWorker && !process.connected) return void db.close().finally(() => process.exit(0));
-    server.close(() => db.close().then(() => process.exit(0)));
+    if (cluster.isWorker && !process.connected) return void app.close().then(() => db.close()).finally(() => process.exit(0));
+    server.close(() => app.close().then(() => db.close()).then(() => process.exit(0)));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

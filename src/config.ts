@@ -7,7 +7,7 @@ export type Deployment = 'A' | 'B';
 
 /** Namespaces the REST index advertises, in the order WordPress lists them. */
 export function namespacesFor(deployment: Deployment): string[] {
-  const list = ['oembed/1.0', 'forms/v1', 'widgets/v1', 'core/v2', 'site-health/v1', 'block-editor/v1', 'abilities/v1'];
+  const list = ['oembed/1.0', 'forms/v1', 'widgets/v1', 'core/v2', 'site-health/v1', 'block-editor/v1', 'abilities/v1', 'webhooks/v1'];
   if (deployment === 'B') list.push('seo/v1');
   return list;
 }
@@ -58,6 +58,14 @@ export interface Config {
   oembedAllowHosts: string[];
   /** Hosts the block editor's link previews (url-details) may fetch on private addresses (URL_DETAILS_ALLOW_HOSTS, comma-separated). */
   urlDetailsAllowHosts: string[];
+  /** Hosts webhook URLs may name even when they resolve to private addresses (WEBHOOK_ALLOW_HOSTS, comma-separated). */
+  webhookAllowHosts: string[];
+  /** Whether this process sends webhooks (WEBHOOK_DISPATCH=off: another process or instance does). */
+  webhookDispatch: boolean;
+  /** Waits before each webhook retry, in ms (WEBHOOK_RETRY_DELAYS: seconds, comma-separated; default 10,60,300,1800,7200). */
+  webhookRetryDelays: number[];
+  /** How long a webhook sender's claim on a delivery lasts, in ms (WEBHOOK_LEASE_MS, default 60000). */
+  webhookLeaseMs: number;
   /** SMTP server for contact-form mail (`smtp://user:pass@host:587`, `smtps://…`); null: mail fails (submissions are still stored). */
   smtpUrl: string | null;
   /** Where the files of contact-form submissions are kept: private, never served. */
@@ -191,6 +199,12 @@ export function workerHeapMb(raw: string | undefined): number {
   return n === 0 ? 0 : Math.max(128, Math.floor(n));
 }
 
+/** WEBHOOK_RETRY_DELAYS: seconds between webhook attempts, comma-separated (default 10 s, 1 min, 5 min, 30 min, 2 h). */
+function retryDelays(text: string | undefined): number[] {
+  const list = (text ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n >= 0);
+  return (text && list.length ? list : [10, 60, 300, 1800, 7200]).map((s) => Math.round(s * 1000));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
@@ -220,6 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 16 * 1024 * 1024)) || 16 * 1024 * 1024,
     oembedAllowHosts: (env.OEMBED_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     urlDetailsAllowHosts: (env.URL_DETAILS_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    webhookAllowHosts: (env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    webhookDispatch: env.WEBHOOK_DISPATCH !== 'off',
+    webhookRetryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
+    webhookLeaseMs: Math.max(100, Number(env.WEBHOOK_LEASE_MS ?? 60_000) || 60_000),
     smtpUrl: env.SMTP_URL || null,
     formFilesDir: resolve(env.FORM_FILES_DIR ?? './data/form-files'),
     formRateLimit: Math.max(0, Number(env.FORM_RATE_LIMIT ?? 5)) || 0,

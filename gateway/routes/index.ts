@@ -21,6 +21,7 @@ import { abilityRoutes } from './abilities.js';
 import { seoHeadFields } from './seo/head.js';
 import { applyAdditionalFields } from '../additional-fields.js';
 import { seoRoutes, type SeoRouteOptions } from './seo/index.js';
+import { webhookRoutes } from './webhooks.js';
 
 export interface TableOptions {
   namespaces: string[];
@@ -58,6 +59,7 @@ export function buildRouteTable(o: TableOptions): RouteEntry[] {
     ...(o.namespaces.includes('abilities/v1') ? abilityRoutes({ namespaces: o.namespaces }) : []),
     ...blockEditorRoutes({ urlDetailsAllowHosts: o.urlDetailsAllowHosts, urlDetailsFetcher: o.urlDetailsFetcher }),
     ...(o.namespaces.includes('seo/v1') ? seoRoutes(o.seo ?? {}) : []),
+    ...(o.namespaces.includes('webhooks/v1') ? webhookRoutes() : []),
   );
   // Fields other parts add to the records of resources: seo/v1 adds the head fields.
   applyAdditionalFields(table, o.namespaces.includes('seo/v1') ? seoHeadFields() : []);

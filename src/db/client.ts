@@ -464,13 +464,24 @@ function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLoc
  */
 const TRANSACTIONS = { maxWait: 15_000, timeout: 30_000 };
 
+const background = new AsyncLocalStorage<true>();
+/**
+ * Runs work the process does on its own, outside any request (the webhooks' dispatcher): its
+ * statements are not counted in `Db.statements`, which measures what requests send (a request's
+ * count must not move because a background pass ran meanwhile).
+ */
+export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+  return background.run(true, fn);
+}
+
 export async function openDb(databaseUrl: string): Promise<Db> {
   const provider = providerOf(databaseUrl);
   let statements = 0;
   let version = 0;
   let local = 0;
-  // Every statement sent, and one more against the running unit of work's budget, if any (throws past it).
-  const count = () => { spendStatement(); statements++; };
+  // Every statement sent, and one more against the running unit of work's budget, if any (throws
+  // past it); none of the process's own background work (`inBackground`).
+  const count = () => { if (background.getStore()) return; spendStatement(); statements++; };
 
   // Each database's driver, adapter and generated client are loaded when a handle of that kind is
   // opened: a SQLite site never loads pg and Prisma's PostgreSQL client, nor the reverse.

@@ -22,6 +22,7 @@ import './abilities/index.js';
 import './relations/index.js';
 import './comments/index.js';
 import './subscriptions/index.js';
+import './webhooks/index.js';
 
 export const schema = unwrapOwnResolvers(builder.toSchema());
 

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { columnOrder, sortByPosition, type SortedList } from '../db/list.js';
 import type { Tx } from '../db/client.js';
 import { recountTermsLast } from '../content/term-counts.js';
+import { recordContentEvent } from '../content/events.js';
 import { authStatus, restError } from '../errors.js';
 import { sanitizeTitle } from '../content/slug.js';
 import { filterTitleHtml } from '../content/kses.js';
@@ -115,6 +116,7 @@ export async function saveTerm(ctx: Context, taxonomy: Taxonomy, id: number | nu
     const data = { name, slug, parentId, description: input.description ?? existing?.description ?? '' };
     const saved = existing ? (await tx.term.update({ where: { id: existing.id }, data })).id : (await tx.term.create({ data: { taxonomy, ...data } })).id;
     await o.within?.(tx, saved);
+    await recordTermEvent(tx, ctx, existing ? 'updated' : 'created', { id: saved, taxonomy, name, slug, parentId });
     return saved;
   });
   await afterWrite(ctx, { object: 'term', id: savedId, action: 'save' });
@@ -130,6 +132,18 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number, f
   return term;
 }
 
+/**
+ * A term's change in the event log (src/content/events.ts), for the webhooks. Menus are terms of
+ * `nav_menu`, whose changes the menus record themselves (kind 'menu').
+ */
+async function recordTermEvent(tx: Tx, ctx: Context, action: 'created' | 'updated' | 'deleted', t: { id: number; taxonomy: string; name: string; slug: string; parentId: number }): Promise<void> {
+  if (t.taxonomy === 'nav_menu') return;
+  await recordContentEvent(tx, ctx.db, {
+    kind: 'term', action, type: t.taxonomy, id: t.id, status: '', previousStatus: '', authorId: ctx.viewer?.id ?? 0, parentId: t.parentId,
+    data: { name: t.name, slug: t.slug, taxonomy: t.taxonomy, parent: t.parentId },
+  });
+}
+
 /** Deletes for good: children move up, posts left without a category get the default one. */
 export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): Promise<void> {
   const site = await ctx.site();
@@ -138,6 +152,7 @@ export async function removeTerm(ctx: Context, taxonomy: Taxonomy, id: number): 
     const posts = (await tx.termRelationship.findMany({ where: { termId: id }, select: { contentId: true } })).map((r) => r.contentId);
     await tx.term.updateMany({ where: { taxonomy, parentId: id }, data: { parentId: term.parentId } });
     await tx.term.delete({ where: { id } });
+    await recordTermEvent(tx, ctx, 'deleted', term);
     if (taxonomy === 'category' && site.defaultCategory && posts.length) {
       const still = new Set((await tx.termRelationship.findMany({ where: { contentId: { in: posts }, taxonomy: 'category' }, select: { contentId: true } })).map((r) => r.contentId));
       const orphans = posts.filter((p) => !still.has(p));

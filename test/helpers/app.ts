@@ -156,6 +156,7 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     async close() {
       http.server.closeAllConnections();
       await new Promise((done) => http.server.close(done));
+      await app.close?.();
       await db.close();
       await drop();
     },

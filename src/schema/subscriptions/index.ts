@@ -6,7 +6,7 @@ import { globalIdOf } from '../node.js';
 import { PostRef } from '../posts/types.js';
 import { PageRef } from '../pages/types.js';
 import { MediaRef } from '../media/index.js';
-import type { ContentAction, ContentEvent } from '../../content/events.js';
+import { SUBSCRIBED_TYPES, type ContentAction, type ContentEvent } from '../../content/events.js';
 import { canReadContent } from '../../auth/content-permissions.js';
 import { contentTypeOf } from '../../resources/content-types.js';
 import { readableRows } from '../../content/service.js';
@@ -62,6 +62,6 @@ builder.subscriptionType({ description: 'Changes as they happen (server-sent eve
 builder.subscriptionField('contentChanged', (t) => t.field({
   type: ContentChange,
   description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process.',
-  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => (e.kind ?? 'content') === 'content' && mayHear(ctx, e)),
+  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => (e.kind ?? 'content') === 'content' && SUBSCRIBED_TYPES.has(e.type) && mayHear(ctx, e)),
   resolve: (e) => e,
 }));
