@@ -26,7 +26,7 @@ function contentInput(value: unknown): string | undefined {
 
 /** A field only those who may edit the comment see (WordPress's edit context); null for the others in GraphQL. */
 const editOnly = (f: Omit<FieldDef, 'contexts' | 'nullable'>, column: keyof Comment): FieldDef => ({
-  ...f, contexts: EDIT, nullable: true,
+  ...f, contexts: EDIT, nullable: true, column,
   graphqlDescription: `${f.description} Null unless the caller may edit the comment.`,
   resolve: async (c: Comment, _a: unknown, ctx: Context) => ((await canEditComment(ctx, c)) ? c[column] : null),
 });

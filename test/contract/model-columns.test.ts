@@ -51,6 +51,11 @@ const UNREAD: Record<string, Record<string, string>> = {
     parentId: 'read by the parent and post resolvers, undeclared',
   },
   Term: {},
+  Comment: {
+    // Internal on purpose: no field of WordPress's comment schema shows them.
+    karma: "WordPress's comment_karma, kept for imports; not in the REST schema",
+    trashedStatus: 'the status before the trash, spam or the item\'s trash, restored by untrash',
+  },
   User: {
     // Internal on purpose: a secret, never answered.
     passwordHash: 'the login password hash',
