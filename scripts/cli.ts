@@ -4,6 +4,7 @@
 //   npm run cli -- site demo [--posts=N]
 //   npm run cli -- site set-url <url>
 //   npm run cli -- import wordpress <file.xml> [options]   (docs/import.md)
+//   npm run cli -- webhook create <url> --events=<a,b> [--secret=…] | webhook list | webhook delete <id>
 //   npm run cli -- help | --help | -h
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -13,6 +14,7 @@ import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
 import { fillDemoContent } from './demo.js';
 import { IMPORT_USAGE, importCommand } from './import-wordpress.js';
+import { WEBHOOK_USAGE, webhookCommand } from './webhook-command.js';
 
 const USAGE = `usage:
   cli user create <login> <email> [--role=<role>] [--password=<password>] [--display-name=<name>]
@@ -20,6 +22,7 @@ const USAGE = `usage:
   cli site demo [--posts=<n>]   (default 50)
   cli site set-url <url>        (siteurl and home)
   ${IMPORT_USAGE}
+  ${WEBHOOK_USAGE}
   cli help | --help | -h`;
 
 /** Asking for help anywhere on the line, or `help` as the command: answered before the database is opened. */
@@ -91,6 +94,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (noun === 'import' && verb === 'wordpress' && rest.length === 1) {
       return await importCommand({ db, config, file: rest[0], flags });
+    }
+    if (noun === 'webhook') {
+      const code = await webhookCommand(db, [verb, ...rest].filter((a) => a !== undefined), flags);
+      if (code !== 2) return code;
     }
     console.error(USAGE);
     return 2;

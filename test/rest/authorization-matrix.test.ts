@@ -40,6 +40,7 @@ const USER_ID = '(?P<user_id>(?:[\\d]+|me))';
 const UUID = '(?P<uuid>[\\w\\-]+)';
 const write = (n: number) => ({ title: `Matrix ${n}` });
 const FORM = '/forms/v1/contact-forms/(?P<id>\\d+)';
+const WEBHOOK = '/webhooks/v1/webhooks/(?P<id>\\d+)';
 /** Contact forms: `roles` get `ok`; everyone else, anonymous included, 403 wpcf7_forbidden. */
 const forms = (ok: Answer, roles: readonly Role[]): Cell => ({
   expect: Object.fromEntries(WHO.map((w) => [w, w !== 'anonymous' && roles.includes(w) ? ok : '403 wpcf7_forbidden'])) as Record<Who, Answer>,
@@ -125,6 +126,15 @@ const EXPECTATIONS: Record<string, Cell> = {
   // The content export (export) and the generated fallback navigation (edit_theme_options): administrators.
   'GET /block-editor/v1/export': only('200', ADMIN, 'rest_cannot_export'),
   'GET /block-editor/v1/navigation-fallback': only('200', ADMIN, 'rest_cannot_create'),
+  // Webhooks: administrators only (manage_options), refused as the other admin routes; made inactive (nothing is sent).
+  'GET /webhooks/v1': all('200'),
+  'GET /webhooks/v1/webhooks': only('200', ADMIN, 'rest_forbidden'),
+  'POST /webhooks/v1/webhooks': with_(only('201', ADMIN, 'rest_forbidden'), { body: (n) => ({ url: `https://hooks.example/${n}`, events: ['post.published'], active: false }) }),
+  [`GET ${WEBHOOK}`]: only('200', ADMIN, 'rest_forbidden'),
+  [`POST|PUT|PATCH ${WEBHOOK}`]: with_(only('200', ADMIN, 'rest_forbidden'), { body: (n) => ({ name: `Matrix hook ${n}` }) }),
+  [`DELETE ${WEBHOOK}`]: only('200', ADMIN, 'rest_forbidden'),
+  [`GET ${WEBHOOK}/deliveries`]: only('200', ADMIN, 'rest_forbidden'),
+  'POST /webhooks/v1/deliveries/(?P<id>\\d+)/redeliver': only('200', ADMIN, 'rest_forbidden'),
   'GET /abilities/v1': all('200'),
   // Abilities: listing needs read. The run route's target is core/create-draft (not read-only):
   // GET is the wrong method for everyone (405 before any rights check); POST needs edit_posts.
@@ -280,6 +290,13 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
   'users:id': async () => String((await newUser('subscriber')).id),
   'item_settings:id': async () => String((await site.req('POST', '/core/v2/posts', { as: 'administrator', json: { title: `Fixture ${++serial}`, status: 'publish' } })).body.id),
   'contact-forms:id': async () => String((await site.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: `Fixture form ${++serial}` } })).body.id),
+  'webhooks:id': async () => String((await webhookFixture()).id),
+  // A delivery of an inactive webhook (the dispatcher leaves it alone).
+  'deliveries:id': async () => {
+    const hook = await webhookFixture();
+    const d = await site.db.prisma.webhookDelivery.create({ data: { webhookId: hook.id, eventId: ++serial, messageId: `msg_matrix_${serial}`, event: 'post.published', payload: '{}', status: 'failed' } });
+    return String(d.id);
+  },
   'users:user_id': async () => String(fx.other),
   'types:type': async () => 'page',
   'statuses:status': async () => 'draft',
@@ -314,6 +331,13 @@ const FIXTURES: Record<string, (filled: Record<string, string>) => Promise<strin
     return String(res.body.id);
   },
 };
+
+/** An inactive webhook, made by the administrator. */
+async function webhookFixture(): Promise<{ id: number }> {
+  const res = await site.req('POST', '/webhooks/v1/webhooks', { as: 'administrator', json: { url: `https://hooks.example/fixture-${++serial}`, events: ['*'], active: false } });
+  if (res.status !== 201) throw new Error(`webhook fixture: expected 201, got ${res.status}: ${res.text.slice(0, 500)}`);
+  return res.body;
+}
 
 async function newUser(role: Role): Promise<TestUser> {
   const login = `fx${++serial}`;

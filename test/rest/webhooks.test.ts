@@ -50,7 +50,7 @@ describe('webhooks/v1 management', () => {
       [{ url: 'https://example.com/h', events: [] }, 'rest_invalid_param', 'events'],
       [{ url: 'https://example.com/h', events: ['*'], secret: 'short' }, 'rest_invalid_param', 'secret'],
       [{ events: ['*'] }, 'rest_missing_callback_param', 'url'],
-      [{ url: 'https://example.com/h', events: 'post.created' }, 'rest_invalid_param', 'events'],
+      [{ url: 'https://example.com/h', events: [42] }, 'rest_invalid_param', 'events'],
     ];
     for (const [json, code, param] of bad) {
       const res = await site.req('POST', '/webhooks/v1/webhooks', { as: 'administrator', json });
