@@ -20,6 +20,7 @@ import { createUserRecord } from '../../users/service.js';
 import { createAttachment } from '../../media/service.js';
 import { ATTACHED_FILE, ATTACHMENT_METADATA, IMAGE_ALT, attachmentMeta, folderOf, mediaMetaSelect, metaValue } from '../../media/metadata.js';
 import { sanitizeTitle } from '../../content/slug.js';
+import type { SiteSettings } from '../../site/options.js';
 import { contentTypeOf, permalink, POST_LIKE_TYPES, taxonomyKeys, taxonomyRef } from '../../resources/content-types.js';
 import { orderParentsFirst, parseWxrDocument, type WxrComment, type WxrDocument, type WxrItem, type WxrTerm } from '../wxr/parse.js';
 import { isSerialized, metaValueFromWxr, unserialize, type PhpValue } from '../wxr/php.js';
@@ -109,6 +110,8 @@ class Importer {
   private rewrite: (text: string) => string = (t) => t;
   private readonly linkRewrites: Rewrites;
   private defaultAuthor = 0;
+  private site: SiteSettings | null = null;
+  private readonly rows = new Map<number, LinkRow>();
 
   constructor(private readonly ctx: Context, private readonly doc: WxrDocument, private readonly o: WordPressImportOptions) {
     this.source = sourceOf(doc);
@@ -339,7 +342,8 @@ class Importer {
         within: async (tx, id) => {
           await this.record('attachment', item.sourceId)(tx, id);
           await copyMeta(tx, id, item);
-          await exactDates(tx, id, item);
+          const dates = exactDates(item);
+          if (Object.keys(dates).length) await tx.content.update({ where: { id }, data: dates });
         },
       });
       this.tally('attachment', 'imported');
@@ -382,6 +386,8 @@ class Importer {
   // ------------------------------------------------------------------ posts, pages, the model's types
 
   private async importItems(list: WxrItem[]): Promise<void> {
+    if (!this.dry) this.site = await this.ctx.site();
+    for (const base of this.linkRewrites.bases) this.linkRewrites.links.set(withoutSlash(base), `${this.site?.home ?? ''}/`);
     this.rewrite = makeRewriter(this.linkRewrites);
     let done = 0;
     for (const item of list) {
@@ -439,15 +445,16 @@ class Importer {
         within: async (tx, id) => {
           await this.record('post', item.sourceId)(tx, id);
           await copyMeta(tx, id, item);
-          await exactDates(tx, id, item);
-          const extra: Record<string, unknown> = {};
+          const extra = exactDates(item);
           if (template && template !== 'default') extra.template = template;
           if (item.status === 'trash') {
             const was = metaOf(item, '_wp_trash_meta_status');
             extra.trashedStatus = was ?? 'draft';
             extra.trashedSlug = metaOf(item, '_wp_desired_post_slug') ?? item.slug.replace(/__trashed$/, '');
           }
-          if (Object.keys(extra).length) await tx.content.update({ where: { id }, data: extra });
+          // The row as saved (slug made unique, status as the date made it): its new permalink, for the links of the items after it.
+          const row = await tx.content.update({ where: { id }, data: extra, select: { id: true, type: true, status: true, slug: true, parentId: true } });
+          this.noteLink(item, row);
         },
       });
       this.tally(kind, 'imported');
@@ -456,6 +463,24 @@ class Importer {
       if (!(err instanceof RestError)) throw err;
       return skip(`${err.extensions.code}: ${err.message}`);
     }
+  }
+
+  /** Where an imported item now is, by its old permalink and id (pages' ancestors from the rows seen so far). */
+  private noteLink(item: WxrItem, row: LinkRow): void {
+    if (!this.site) return;
+    this.rows.set(row.id, row);
+    const chain: string[] = [];
+    if (contentTypeOf(row.type).hierarchical) {
+      for (let p = row.parentId, n = 0; p && n < 100; n++) {
+        const up = this.rows.get(p);
+        if (!up) break;
+        chain.unshift(up.slug);
+        p = up.parentId;
+      }
+    }
+    const to = permalink(this.site, row, chain);
+    this.linkRewrites.linksById.set(item.sourceId, to);
+    if (item.link) this.linkRewrites.links.set(withoutSlash(canonical(item.link, this.linkRewrites.bases)), to);
   }
 
   /**
@@ -470,24 +495,12 @@ class Importer {
     for (const i of items) { const id = this.contents.get(i.sourceId); if (id && id > 0) targets.set(i.sourceId, id); }
     const rows = targets.size ? await this.ctx.prisma.content.findMany({ where: { id: { in: [...targets.values()] } }, select: { id: true, type: true, status: true, slug: true, parentId: true, content: true, excerpt: true } }) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const ancestors = (row: { parentId: number | null }): string[] => {
-      const chain: string[] = [];
-      for (let p = row.parentId, n = 0; p && n < 100; n++) {
-        const up = byId.get(p);
-        if (!up) break;
-        chain.unshift(up.slug);
-        p = up.parentId;
-      }
-      return chain;
-    };
-    const { links, linksById } = this.linkRewrites;
-    for (const base of this.linkRewrites.bases) links.set(withoutSlash(base), `${site.home}/`);
+    this.site = site;
+    for (const r of rows) this.rows.set(r.id, r);
+    // Rows in parents-first order, so each page's ancestors are known when it is placed.
     for (const i of items) {
       const row = byId.get(targets.get(i.sourceId) ?? 0);
-      if (!row) continue;
-      const to = permalink(site, row, contentTypeOf(row.type).hierarchical ? ancestors(row) : []);
-      linksById.set(i.sourceId, to);
-      if (i.link) links.set(withoutSlash(canonical(i.link, this.linkRewrites.bases)), to);
+      if (row) this.noteLink(i, row);
     }
     // Links only: the files and attachment ids were rewritten when the item was written, and
     // rewriting ids again would turn a new id that equals an old one into another.
@@ -563,7 +576,8 @@ class Importer {
       if (m.key === '_menu_item_object_id') return { key: m.key, value: String(objectId ?? 0) };
       if (m.key === '_menu_item_menu_item_parent') return { key: m.key, value: String(parent) };
       if (m.key === '_menu_item_url') return { key: m.key, value: this.rewrite(m.value) };
-      if (m.key === '_menu_item_classes' || m.key === '_menu_item_xfn') return { key: m.key, value: listValue(m.value) };
+      if (m.key === '_menu_item_classes') return { key: m.key, value: JSON.stringify(listOf(m.value)) };
+      if (m.key === '_menu_item_xfn') return { key: m.key, value: listOf(m.value).filter(Boolean).join(' ') };
       return { key: m.key, value: metaValueFromWxr(m.value) };
     });
     const dates = itemDates(item);
@@ -640,16 +654,17 @@ function parsedMeta(item: WxrItem, key: string): PhpValue | undefined {
   try { return unserialize(raw); } catch { return undefined; }
 }
 
-/** A serialised list (classes, xfn) as the JSON array stored here; a plain string as a one-item list. */
-function listValue(raw: string): string {
+/** A menu item's classes or xfn: a serialised array's values, or a space-separated list. */
+function listOf(raw: string): string[] {
   if (isSerialized(raw)) {
     try {
       const v = unserialize(raw);
-      if (Array.isArray(v)) return JSON.stringify(v.map((x) => (x === null ? '' : String(x))));
-      if (v && typeof v === 'object') return JSON.stringify(Object.values(v).map((x) => (x === null ? '' : String(x))));
-    } catch { /* kept as written below */ }
+      if (Array.isArray(v)) return v.map((x) => (x === null ? '' : String(x)));
+      if (v && typeof v === 'object') return Object.values(v).map((x) => (x === null ? '' : String(x)));
+      if (typeof v === 'string') return v.split(' ');
+    } catch { /* read as written below */ }
   }
-  return JSON.stringify(raw ? raw.split(/\s+/).filter(Boolean) : []);
+  return raw.split(' ');
 }
 
 /** The dates as saveContent takes them: the GMT instant when the export has one, else the wall clock. */
@@ -674,14 +689,15 @@ function itemDates(item: WxrItem): { date: Date; dateGmt: Date } {
 }
 
 type TxOf = Parameters<typeof writeRecord>[0];
+type LinkRow = { id: number; type: string; status: string; slug: string; parentId: number | null };
 
 /** The exporting site's own wall-clock date beside the GMT one; a draft without a GMT date floats, as in WordPress. */
-async function exactDates(tx: TxOf, id: number, item: WxrItem): Promise<void> {
+function exactDates(item: WxrItem): Record<string, unknown> {
   const local = wallClock(item.date);
   const data: Record<string, unknown> = {};
   if (local && item.dateGmt) data.date = local;
   if (!item.dateGmt && FLOATING.has(item.status)) data.dateFloating = true;
-  if (Object.keys(data).length) await tx.content.update({ where: { id }, data });
+  return data;
 }
 
 /** The item's post meta, less what WordPress keeps for itself or the import turned into columns; serialised values as JSON. */

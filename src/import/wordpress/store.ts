@@ -55,8 +55,8 @@ export async function insertComment(ctx: Context, source: string, sourceId: stri
     const { id } = await tx.comment.create({ data: row, select: { id: true } });
     await writeRecord(tx, source, 'comment', sourceId, id);
     await recordContentEvent(tx, ctx.db, {
-      kind: 'comment', action: 'created', type: 'comment', id, status: row.status, previousStatus: '', authorId: row.userId, parentId: row.postId,
-      data: { post: row.postId, parent: row.parentId, status: row.status, type: row.type },
+      kind: 'comment', action: 'created', type: row.type, id, status: row.status, previousStatus: '', authorId: row.userId, parentId: row.postId,
+      data: { post: row.postId, parent: row.parentId, status: row.status },
     });
     return id;
   });
@@ -96,11 +96,19 @@ export async function insertMenuItem(ctx: Context, source: string, sourceId: str
     const meta = row.meta.map((m) => ({ contentId: id, key: m.key, value: row.customObject && m.key === '_menu_item_object_id' ? String(id) : m.value }));
     if (meta.length) await tx.postMeta.createMany({ data: meta });
     await tx.termRelationship.create({ data: { contentId: id, termId: row.menuId, taxonomy: 'nav_menu' } });
-    await tx.term.update({ where: { id: row.menuId }, data: { count: { increment: 1 } } });
+    // The menu's count is its items, as the menus service keeps it.
+    const count = await tx.termRelationship.count({ where: { termId: row.menuId } });
+    await tx.term.update({ where: { id: row.menuId }, data: { count } });
     await writeRecord(tx, source, 'menu_item', sourceId, id);
+    const value = (k: string) => meta.find((m) => m.key === k)?.value ?? '';
+    const parent = Number(value('_menu_item_menu_item_parent')) || 0;
+    // The event as the menus service records an item's (src/menus/service.ts).
     await recordContentEvent(tx, ctx.db, {
-      kind: 'menu', action: 'created', type: 'nav_menu_item', id, status: row.status, previousStatus: '', authorId: row.authorId, parentId: null,
-      data: { menu: row.menuId, menu_order: row.menuOrder },
+      kind: 'menu', action: 'created', type: 'nav_menu_item', id, status: row.status, previousStatus: '', authorId: row.authorId, parentId: parent || null,
+      data: {
+        menu: row.menuId, previousMenu: 0, title: row.title, type: value('_menu_item_type'), object: value('_menu_item_object'),
+        objectId: Number(value('_menu_item_object_id')) || 0, menuOrder: row.menuOrder,
+      },
     });
     return id;
   });
