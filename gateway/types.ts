@@ -88,6 +88,11 @@ export interface Endpoint {
    * checks rights itself.
    */
   formUpload?: true;
+  /**
+   * The records its answer holds when they are not the route's (a revision's restore answers the
+   * post): the fields other parts add to those records (gateway/additional-fields.ts) join it.
+   */
+  answers?: RouteRecords;
   /** Runs the endpoint once its params are merged, validated and sanitised. */
   handler: (req: GatewayRequest) => Promise<RouteResult>;
 }

@@ -2,7 +2,9 @@
 // (TEST_DATABASE_URL, default the local server; REQUIRE_POSTGRES=1 makes an unreachable one a
 // failure), then the bundle lane: the REST, GraphQL and site suites on SQLite against the built
 // bundle (`npm run build`, as `npm start` serves it), through the production HTTP server
-// (TEST_BUNDLE=1, test/helpers/app.ts). Files named on the command line narrow every pass.
+// (TEST_BUNDLE=1, test/helpers/app.ts), each answer checked against the OpenAPI document by the
+// validating proxy in front of the server (CONTRACT_PROXY=1, scripts/contract/proxy.ts) instead of
+// in the test helper. Files named on the command line narrow every pass.
 //
 // Interrupted (SIGINT, SIGTERM), it passes the signal on to the vitest it runs, waits for that to
 // end, runs nothing more and ends by the same signal. vitest does not tear down when signalled:
@@ -99,7 +101,7 @@ else {
   const filters = files.length ? files.filter((f) => BUNDLE_LANE.some((dir) => f.startsWith(dir))) : BUNDLE_LANE;
   if (!files.length || filters.length) {
     const options = extra.filter((a) => a.startsWith('-'));
-    failed = (await runVitest([...filters, ...options], { TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' })) !== 0 || failed;
+    failed = (await runVitest([...filters, ...options], { TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1', CONTRACT_PROXY: '1' })) !== 0 || failed;
   } else console.log('(none of the files named is in the lane)');
   failed = (await modelPass({ TEST_PROVIDER: 'sqlite', TEST_BUNDLE: '1' })) || failed;
 }

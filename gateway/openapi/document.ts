@@ -7,6 +7,7 @@
 import type { ArgDef, Endpoint, Method, RouteEntry } from '../types.js';
 import { accepted, answered } from './wire.js';
 import { ANSWERS } from './answers.js';
+import { SENT_ONLY } from '../../src/resources/json-schema.js';
 
 export type OpenApiDocument = Record<string, any>;
 type Schema = Record<string, unknown>;
@@ -248,16 +249,14 @@ function pathName(route: RouteEntry, singularize = true): string {
 const VIEW_SUFFIX: Record<string, string> = { view: 'View', edit: 'Edit', embed: 'Embed' };
 
 /**
- * Whether a property may be missing from an answer of a view it is in: a read-only value outside
- * the embed view, or one that may be null, is worked out by the server for the answer and not
- * always there. The fields other code adds to a resource (`seo_head`) are added to reads only,
- * not to a write's answer; an application password's `password` is printed on its creation only.
- * The schemas cannot tell these apart from the fields every answer carries, so none of them is
- * promised; what the embed view carries (id, title, link …) and every writable field are.
+ * Whether a property may be missing from an answer of a view it is in: only a field its definition
+ * says is sent in some answers alone (`FieldDef.sentOnly`: an application password's `password`,
+ * printed on its creation only). Every other property of a view, the fields other parts add
+ * (`seo_head`) included, is in every answer of that view, reads and writes alike, and `required`
+ * promises it; the suite's answers are checked against that.
  */
 function sometimesLeftOut(p: Schema | undefined): boolean {
-  if (!p || p.readonly !== true) return false;
-  return [p.type].flat().includes('null') || (Array.isArray(p.context) && !(p.context as string[]).includes('embed'));
+  return !!p && typeof (p as Record<symbol, unknown>)[SENT_ONLY] === 'string';
 }
 
 /**

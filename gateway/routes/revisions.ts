@@ -80,6 +80,7 @@ export function revisionRoutes(o: RevisionRouteOptions): RouteEntry[] {
   const restore: Endpoint = {
     methods: ['POST'], permission: d.caps.edit_posts, operation: `${op}RevisionRestore`,
     args: { parent: revisionParent, id: revisionId },
+    answers: { kind: 'post', subtype: d.type },
     async handler(req) {
       const data = await req.run('edit', ids(req.params));
       return parentItem(req, data[`restore${op}Revision`], 200, 'edit');

@@ -92,6 +92,12 @@ export interface FieldDef {
   selection?: string;
   /** Must be given on create. */
   required?: boolean;
+  /**
+   * Sent only in some answers of its contexts, and which (an application password's `password`:
+   * the answer that issued it). Every other field of a context is in every answer of it, and the
+   * OpenAPI document promises them (`required`); this one it does not.
+   */
+  sentOnly?: string;
   /** REST default on create (WordPress puts it in the create arguments). */
   default?: unknown;
   nullable?: boolean;

@@ -6,6 +6,12 @@ import { restKey } from './define.js';
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * On a property whose field is sent only in some answers (`FieldDef.sentOnly`): why. A symbol, so
+ * the item schema OPTIONS prints (JSON) does not show it; the OpenAPI document reads it.
+ */
+export const SENT_ONLY = Symbol.for('content-service.sentOnly');
+
 const FORMATS: Partial<Record<FieldKind, string>> = { 'date-time': 'date-time', uri: 'uri', email: 'email', uuid: 'uuid' };
 
 /** The type keywords of a kind: type, format, enum, items. */
@@ -40,6 +46,7 @@ export function fieldSchema(f: FieldDef | PropertyDef): JsonSchema {
     ...('required' in f && f.required ? { required: true } : {}),
     context: f.contexts ?? [],
     ...(f.readonly ? { readonly: true } : {}),
+    ...('sentOnly' in f && f.sentOnly ? { [SENT_ONLY]: f.sentOnly } : {}),
   };
 }
 

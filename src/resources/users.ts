@@ -82,6 +82,7 @@ export const ApplicationPasswordResource = defineResource({
     },
     password: {
       kind: 'string', nullable: true, description: 'The generated password. Only available after adding an application.', contexts: EDIT, readonly: true,
+      sentOnly: 'in the answer that created the application password',
       graphqlDescription: 'The password itself, in groups of four: only in the answer that issued it, null afterwards.', resolve: (p: AppPasswordRecord) => p.password ?? null,
     },
     userId: { kind: 'integer', rest: false, linkData: '_user', readonly: true, description: 'Id of the user it belongs to.' },

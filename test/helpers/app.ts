@@ -21,7 +21,8 @@ import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import type { App } from '../../gateway/app.js';
 import type { Role } from '../../src/auth/capabilities.js';
-import { contractFor } from './contract.js';
+import { contractByProxy, contractFor, reportViolations } from './contract.js';
+import { createContractProxy, violationsOf } from '../../scripts/contract/proxy.js';
 import { readTemplate, SITE, testDatabase, type SeededUser, type TemplateInfo } from './template.js';
 
 export const provider = process.env.TEST_PROVIDER === 'postgres' ? 'postgres' : 'sqlite';
@@ -41,6 +42,8 @@ export interface TestSite {
   app: App;
   db: Db;
   users: Record<Role, TestUser>;
+  /** The loopback origin of the site's production server (the validating proxy's, when one is in front, is not it). */
+  origin: string;
   /**
    * Sends a request; `as` names a role (or a TestUser); `json` becomes a JSON body. `inProcess`
    * hands it to app.fetch in the bundle lane too: for what the HTTP door refuses before the app
@@ -114,11 +117,14 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
   if (process.env.TEST_TIMINGS === '1') console.log(`createTestSite (${provider}, ${template?.provider === provider ? 'template' : 'scratch'}): ${Math.round(performance.now() - started)} ms`);
   const app = svc.createApp(config, db);
   const http = await listen(svc, app);
+  // CONTRACT_PROXY=1: requests go through the validating proxy, which checks what the server answers.
+  const proxy = contractByProxy ? createContractProxy({ target: http.origin, restPrefix: config.restPrefix }) : null;
+  const origin = proxy ? await proxy.listen() : http.origin;
   /** Sends a request to the production server over a socket, or (inProcess) to app.fetch. */
   const send = (request: Request, inProcess = false): Promise<Response> => {
     if (inProcess) return app.fetch(request);
     const u = new URL(request.url);
-    return fetch(`${http.origin}${u.pathname}${u.search}`, {
+    return fetch(`${origin}${u.pathname}${u.search}`, {
       method: request.method, headers: request.headers, body: request.body, redirect: 'manual', duplex: 'half',
     } as RequestInit);
   };
@@ -127,7 +133,7 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     return res.ok ? res.json() : null;
   }, config.restPrefix);
   const site: TestSite = {
-    app, db, users,
+    app, db, users, origin: http.origin,
     async req(method, path, o = {}) {
       const headers = new Headers(o.headers);
       const who = typeof o.as === 'string' ? users[o.as] : o.as;
@@ -140,7 +146,8 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
       const answer = { status: res.status, headers: res.headers, body: parsed, text };
-      await contract(method, url, headers, answer);
+      if (proxy && !o.inProcess) reportViolations(violationsOf(res.headers));
+      else await contract(method, url, headers, answer);
       return answer;
     },
     async gql(query, variables = {}, o = {}) {
@@ -154,6 +161,7 @@ export async function createTestSite(overrides: Partial<Config> = {}): Promise<T
     createUser: (json, as = 'administrator') =>
       create('/core/v2/users', { email: `${json.username}@example.test`, password: `${json.username}-password`, ...json }, as),
     async close() {
+      await proxy?.close();
       http.server.closeAllConnections();
       await new Promise((done) => http.server.close(done));
       await app.close?.();

@@ -230,13 +230,9 @@ describe('OpenAPI document', () => {
       // The keys the REST server adds beside the schema's: `_links`, and `_embedded` with `_embed`.
       const own = Object.keys(view.properties).filter((k) => k !== '_links' && k !== '_embedded').sort();
       expect(own, context).toEqual(inView(context));
-      // Required: what the view always carries; a read-only value that may be null or is outside
-      // the embed view (worked out per answer: seo_head, an application password's password) is not.
-      const optional = (k: string) => {
-        const p = schema.properties[k] as { readonly?: boolean; type?: unknown; context?: string[] };
-        return p.readonly === true && ([p.type].flat().includes('null') || (Array.isArray(p.context) && !p.context.includes('embed')));
-      };
-      expect([...view.required].sort(), context).toEqual(inView(context).filter((k) => !optional(k)));
+      // Required: every property of the view, as every answer in it carries them all (the fields
+      // other parts add, seo_head, included, in reads and writes alike).
+      expect([...view.required].sort(), context).toEqual(inView(context));
       expect(view.required, context).toEqual(expect.arrayContaining(['id', 'title', 'link']));
       expect(view.properties.title.required, context).toEqual(context === 'edit' ? ['raw', 'rendered'] : ['rendered']);
     }
@@ -247,6 +243,23 @@ describe('OpenAPI document', () => {
     // A single item is not a list.
     const one = docB.paths['/core/v2/posts/{id}'].get.responses['200'].content['application/json'].schema;
     expect(one.anyOf).toHaveLength(3);
+  });
+
+  it('promises every field of a view but the ones sent in some answers only (an application password\'s password)', async () => {
+    const edit = deref(docB, { $ref: '#/components/schemas/ApplicationPasswordEdit' });
+    expect(Object.keys(edit.properties)).toContain('password');
+    expect(edit.required).not.toContain('password');
+    expect(edit.required).toEqual(expect.arrayContaining(['uuid', 'app_id', 'name', 'created', 'last_used', 'last_ip']));
+    // The created one carries it; read back, it is not sent at all.
+    const made = await b.req('POST', '/core/v2/users/me/application-passwords', { as: 'administrator', json: { name: 'sent once' } });
+    expect(made.status).toBe(201);
+    expect(typeof made.body.password).toBe('string');
+    const read = await b.req('GET', `/core/v2/users/me/application-passwords/${made.body.uuid}?context=edit`, { as: 'administrator' });
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('password');
+    // OPTIONS prints the item schema as WordPress does: the marker is the document's alone.
+    const options = await b.req('OPTIONS', '/core/v2/users/me/application-passwords', { as: 'administrator' });
+    expect(JSON.stringify(options.body.schema.properties.password)).not.toMatch(/sent/i);
   });
 
   it('describes the WordPress error body, and it is what an error answers', async () => {
