@@ -38,7 +38,7 @@ export default [
           types: [
             'PageInfo', 'ContactFormSubmissionPage', 'Ability', 'AbilityAnnotations', 'ApplicationPassword', 'Avatar', 'ContactForm', 'ContactFormFeedback',
             'CommentText', 'ContactFormInvalidField', 'ContactFormSubmission', 'ContactFormSummary', 'ContentText', 'ContentTypeDefinition',
-            'MediaDetails', 'MediaImageMeta', 'MediaSize', 'PostMeta', 'SeoConfigurationState', 'SeoFileSize', 'SeoHeadByUrl',
+            'MediaDetails', 'MediaImageMeta', 'MenuLocation', 'MediaSize', 'PostMeta', 'SeoConfigurationState', 'SeoFileSize', 'SeoHeadByUrl',
             'SeoImportError', 'SeoImportProgress', 'SeoItemSettings', 'SeoMetaField', 'Site', 'SiteHealthBadge', 'StatusDefinition',
             'TaxonomyDefinition', 'UrlDetails', 'WidgetClass', 'WidgetField', 'WidgetFieldOption', 'WidgetPreview',
           ],

@@ -24,13 +24,15 @@ const menuItem = restItem(MenuResource);
 const itemItem = restItem(MenuItemResource);
 const locationItem = restItem(MenuLocationResource);
 
-/** The terms controller's links, and one per location the menu fills. */
+/**
+ * The terms controller's links, and one per location the menu fills. No `about`: WordPress's points
+ * at taxonomies/nav_menu, a record this service does not list (docs/menus.md).
+ */
 function menuLinks(req: GatewayRequest, item: Item): Item {
   const ns = `${req.root}core/v2`;
   const links: Record<string, unknown[]> = {
     self: [{ href: `${ns}/menus/${item.id}` }],
     collection: [{ href: `${ns}/menus` }],
-    about: [{ href: `${ns}/taxonomies/nav_menu` }],
     'wp:post_type': [{ href: `${ns}/menu-items?menus=${item.id}` }],
   };
   const locations = Array.isArray(item.locations) ? (item.locations as string[]) : [];
@@ -39,13 +41,12 @@ function menuLinks(req: GatewayRequest, item: Item): Item {
   return menuItem(item, links);
 }
 
-/** The posts controller's links of a menu item, its menu, and the object it links to. */
+/** The posts controller's links of a menu item (no `about`, as for menus), its menu, and the object it links to. */
 function itemLinks(req: GatewayRequest, item: Item): Item {
   const ns = `${req.root}core/v2`;
   const links: Record<string, unknown[]> = {
     self: [{ href: `${ns}/menu-items/${item.id}` }],
     collection: [{ href: `${ns}/menu-items` }],
-    about: [{ href: `${ns}/types/nav_menu_item` }],
     'wp:term': [{ taxonomy: 'nav_menu', embeddable: true, href: `${ns}/menus?post=${item.id}` }],
   };
   const route = item._object_route as string | undefined;

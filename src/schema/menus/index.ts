@@ -206,7 +206,7 @@ async function paged<F, T>(args: ListArgs<F>, perPage: number, orderby: string, 
 
 // ---------------------------------------------------------------- queries
 
-const MenuIdType = builder.enumType('MenuNodeIdTypeEnum', {
+const MenuIdType = builder.enumType('MenuNodeIdType', {
   description: 'What the `id` of `menu(id:)` is.',
   values: {
     ID: { value: 'id', description: 'The global id (`Menu.id`).' },
@@ -216,7 +216,7 @@ const MenuIdType = builder.enumType('MenuNodeIdTypeEnum', {
     SLUG: { value: 'slug', description: 'The menu\'s slug.' },
   },
 });
-const MenuItemIdType = builder.enumType('MenuItemNodeIdTypeEnum', {
+const MenuItemIdType = builder.enumType('MenuItemNodeIdType', {
   description: 'What the `id` of `menuItem(id:)` is.',
   values: {
     ID: { value: 'id', description: 'The global id (`MenuItem.id`).' },
