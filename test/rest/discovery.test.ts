@@ -22,7 +22,7 @@ describe('index', () => {
     expect(b.page_for_posts).toBe(0);
     expect(b.page_on_front).toBe(0);
     expect(b.show_on_front).toBe('posts');
-    expect(b.namespaces).toEqual(['oembed/1.0', 'forms/v1', 'widgets/v1', 'core/v2', 'site-health/v1', 'block-editor/v1', 'abilities/v1']);
+    expect(b.namespaces).toEqual(['oembed/1.0', 'forms/v1', 'widgets/v1', 'core/v2', 'site-health/v1', 'block-editor/v1', 'abilities/v1', 'webhooks/v1']);
     expect(b.authentication).toEqual({ 'application-passwords': { endpoints: { authorization: `${SITE}/wp-admin/authorize-application.php` } } });
     expect(b.routes['/'].namespace).toBe('');
     const posts = b.routes['/core/v2/posts'];
