@@ -241,7 +241,11 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
   function tick(): void {
     if (running || stopped) return;
     const now = clock.now();
-    if (db.version() !== seenVersion || now >= nextDue || now - lastLook >= 20 * pollMs) void run();
+    let version: number;
+    // A handle closed under a dispatcher nobody stopped (code that made an app and closed its
+    // database) throws here: this dispatcher is done.
+    try { version = db.version(); } catch { stopped = true; if (timer) clearInterval(timer); timer = null; return; }
+    if (version !== seenVersion || now >= nextDue || now - lastLook >= 20 * pollMs) void run();
   }
 
   return {

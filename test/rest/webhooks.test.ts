@@ -2,7 +2,8 @@
 // signed per Standard Webhooks (verified by the standardwebhooks library in a loopback receiver),
 // retries on a moved clock, the delivery log, redelivery, and two dispatchers over one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, service, type TestSite } from '../helpers/app.js';
+import { createTestSite, provider, service, type TestSite } from '../helpers/app.js';
+import { EVENT_LOG_KEEP, recordContentEvent, type ContentEvent } from '../../src/content/events.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 let site: TestSite;
@@ -246,5 +247,63 @@ describe('GraphQL', () => {
     expect(del.data.deleteWebhook.databaseId).toBe(id);
     const missing = await site.gql(`query($id: Int!) { webhook(id: $id) { name } }`, { id }, { as: 'administrator' });
     expect(missing.errors?.[0].extensions).toMatchObject({ code: 'rest_webhook_invalid_id', status: 404 });
+  });
+});
+
+describe('the event log', () => {
+  /** `n` events (post updates) written in one transaction, after a write through Prisma as every writer does. */
+  const record = (n: number) => site.db.prisma.$transaction(async (tx) => {
+    const t = await tx.term.create({ data: { taxonomy: 'post_tag', name: `Log ${Math.random()}`, slug: `log-${Date.now()}-${Math.random().toString(36).slice(2)}` } });
+    for (let i = 0; i < n; i++) {
+      const e: ContentEvent = { action: 'updated', type: 'post', id: t.id, status: 'draft', previousStatus: 'draft', authorId: 1, parentId: null };
+      await recordContentEvent(tx, site.db, e);
+    }
+  }, { timeout: 60_000 });
+
+  it('keeps every row an active webhook has not fanned out, and otherwise a window of the newest rows', async () => {
+    const h = await hook(['page.deleted']);
+    const start = (await site.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).cursor;
+    await record(EVENT_LOG_KEEP + 300);
+    // Pruned below the webhook's cursor only: every row after it is still there.
+    expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: start } } })).toBe(EVENT_LOG_KEEP + 300);
+    // Switched off, it holds nothing back: the next prune keeps the newest EVENT_LOG_KEEP rows (and those after the prune).
+    await site.req('PATCH', `/webhooks/v1/webhooks/${h.id}`, { as: 'administrator', json: { active: false } });
+    await record(100);
+    const newest = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id!;
+    const pruneAt = newest - (newest % 100);
+    expect(await site.db.prisma.contentEvent.count({ where: { id: { lte: pruneAt - EVENT_LOG_KEEP } } })).toBe(0);
+    expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: pruneAt - EVENT_LOG_KEEP } } })).toBe(EVENT_LOG_KEEP + (newest - pruneAt));
+    await drop(h.id);
+  });
+
+  it.skipIf(provider !== 'postgres')('fans out past an id still being written, and moves the cursor past it only once it commits', async () => {
+    now = Date.now();
+    const h = await hook(['post.created', 'tag.created']);
+    rx.received.length = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => { entered = r; });
+    // A write that has taken its log id and not committed yet.
+    const slow = site.db.prisma.$transaction(async (tx) => {
+      const t = await tx.term.create({ data: { taxonomy: 'post_tag', name: 'Slow tag', slug: 'slow-tag' } });
+      await recordContentEvent(tx, site.db, { kind: 'term', action: 'created', type: 'post_tag', id: t.id, status: '', previousStatus: '', authorId: 0, parentId: 0 });
+      entered();
+      await gate;
+    });
+    await inside;
+    const post = await site.createPost({ title: 'After the gap' });
+    await site.app.webhooks.drain();
+    await rx.until((r) => r.some((x) => x.body.data.id === post.id));
+    const postEvent = rx.received.find((x) => x.body.data.id === post.id)!.body.data.event_id as number;
+    expect((await site.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).cursor).toBeLessThan(postEvent);
+    release();
+    await slow;
+    await site.app.webhooks.drain();
+    await rx.until((r) => r.some((x) => x.body.type === 'tag.created'));
+    expect((await site.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).cursor).toBe(postEvent);
+    expect(rx.unique().size).toBe(2);
+    expect(rx.received).toHaveLength(2);
+    await drop(h.id);
   });
 });
