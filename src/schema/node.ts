@@ -42,7 +42,7 @@ export function typeNameOf(row: object): string {
 }
 
 export const NodeRef = builder.interfaceRef<{ id: number }>('Node').implement({
-  description: 'A record with a global id: a post, page or item of another content type, media item, revision, autosave, term, user or comment.',
+  description: 'A record with a global id: a post, page or item of another content type, media item, revision, autosave, term, user, comment, menu or menu item.',
   resolveType: (row) => typeNameOf(row),
   fields: (t) => ({
     id: t.id({

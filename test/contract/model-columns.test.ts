@@ -34,6 +34,10 @@ const NOT_PRISMA_OBJECTS: Record<string, string | null> = {
   ContentTypeDefinition: null,
   StatusDefinition: null,
   TaxonomyDefinition: null,
+  // Records the menus service makes from several rows (src/menus/service.ts), read by property.
+  Menu: null,
+  MenuItem: null,
+  MenuLocation: null,
 };
 
 /**

@@ -113,7 +113,7 @@ describe('every route serves its resource schema', () => {
     const index = await site.req('GET', '/?context=help');
     expect(index.status).toBe(200);
     for (const route of table().filter((r) => r.schema)) {
-      const path = route.pattern.replace('(?P<id>[\\d]+)', '1').replace('(?P<id>\\d+)', '1').replace('(?P<parent>[\\d]+)', '1').replace('(?P<user_id>(?:[\\d]+|me))', 'me').replace('(?P<uuid>[\\w\\-]+)', '0b6f8b02-0000-4000-8000-000000000000').replace(/\(\?P<(type|status|taxonomy)>\[\\w-\]\+\)/, 'any-slug');
+      const path = route.pattern.replace('(?P<id>[\\d]+)', '1').replace('(?P<id>\\d+)', '1').replace('(?P<parent>[\\d]+)', '1').replace('(?P<user_id>(?:[\\d]+|me))', 'me').replace('(?P<uuid>[\\w\\-]+)', '0b6f8b02-0000-4000-8000-000000000000').replace(/\(\?P<(type|status|taxonomy|location)>\[\\w-\]\+\)/, 'any-slug');
       const res = await site.req('OPTIONS', path);
       expect(res.status, path).toBe(200);
       expect(res.body.schema, path).toEqual(route.schema!());

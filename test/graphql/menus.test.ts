@@ -109,6 +109,12 @@ describe('connections and lookups', () => {
     expect(home).toMatchObject({ label: 'Home', menu: { node: { name: 'Main' } }, locations: ['primary'] });
     const again = await site.gql('query($id: ID!) { menuItem(id: $id) { databaseId label } }', { id: home.id });
     expect(again.data.menuItem).toEqual({ databaseId: fx.home.id, label: 'Home' });
+    const nodes = await site.gql('query($m: ID!, $i: ID!) { m: node(id: $m) { __typename ... on Menu { name } } i: node(id: $i) { __typename ... on MenuItem { label } } }', { m: id, i: home.id });
+    expect(nodes.data).toEqual({ m: { __typename: 'Menu', name: 'Main' }, i: { __typename: 'MenuItem', label: 'Home' } });
+    // A menu in no location is no node for an anonymous reader; an author reads it.
+    const hidden = Buffer.from(`Menu:${fx.hidden.id}`).toString('base64url');
+    expect((await site.gql('query($id: ID!) { node(id: $id) { id } }', { id: hidden })).data.node).toBeNull();
+    expect((await site.gql('query($id: ID!) { node(id: $id) { ... on Menu { name } } }', { id: hidden }, { as: 'author' })).data.node).toEqual({ name: 'Backstage' });
   });
 
   it('keeps menu items out of nodeByUri and contentNodes', async () => {

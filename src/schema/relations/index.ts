@@ -22,6 +22,7 @@ import { CategoryRef, TagRef, termRef } from '../terms/index.js';
 import { contentRef } from '../content/registered.js';
 import { UserRef } from '../users/types.js';
 import { checkReadUser } from '../../users/service.js';
+import { getMenu, getMenuItem } from '../../menus/service.js';
 import { enumRef, listFilterInput } from '../resource-types.js';
 import { Order } from '../../resources/enums.js';
 import { POST_LIKE, PageList, PostList } from '../../resources/content.js';
@@ -255,10 +256,10 @@ function contentListField(t: AnyT, o: { owner: string; ref: unknown; descriptor:
 
 // ---------------------------------------------------------------- global ids and node
 
-/** Every type with a global id: the post-like types, media, the taxonomies' terms, users, comments, revisions and autosaves. */
+/** Every type with a global id: the post-like types, media, the taxonomies' terms, users, comments, menus and their items, revisions and autosaves. */
 const NODE_TYPES = [
   ...POST_LIKE_TYPES.map((d) => d.graphqlName), 'MediaItem',
-  ...TAXONOMY_REFS.map((t) => t.graphqlName), 'User', 'ContentType', 'Comment',
+  ...TAXONOMY_REFS.map((t) => t.graphqlName), 'User', 'ContentType', 'Comment', 'Menu', 'MenuItem',
   ...[...POST_LIKE_REVISIONS.keys()].flatMap((type) => {
     const r = POST_LIKE_REVISIONS.get(type)!;
     return [r.revision.name, r.autosave.name];
@@ -315,6 +316,9 @@ async function loadNode(ctx: Context, typeName: string, id: number): Promise<obj
   }
   if (typeName === 'ContentType') return id === 1 ? tagType(postsPage(), 'ContentType') : null;
   if (typeName === 'Comment') return checkReadComment(ctx, id).catch(() => null);
+  // Menus and items as the caller may read them (src/menus/service.ts), typed by their record's tag.
+  if (typeName === 'Menu') return getMenu(ctx, id).then((m) => tagType(m, 'Menu'), () => null);
+  if (typeName === 'MenuItem') return getMenuItem(ctx, id).then((i) => tagType(i, 'MenuItem'), () => null);
   const d = CONTENT_TYPES.find((c) => c.graphqlName === typeName);
   if (d) return contentById(ctx, [d.type]).load(id);
   return loadRevision(ctx, typeName, id);
