@@ -13,7 +13,7 @@ import { bootstrapSite, setSiteUrl } from '../src/site/bootstrap.js';
 import { createApplicationPassword, createUser } from '../src/site/operator.js';
 import { RestError } from '../src/errors.js';
 import { fillDemoContent } from './demo.js';
-import { IMPORT_USAGE, importCommand } from './import-wordpress.js';
+import { IMPORT_USAGE, importCommand, prepareImport, type PreparedImport } from './import-wordpress.js';
 import { WEBHOOK_USAGE, webhookCommand } from './webhook-command.js';
 
 const USAGE = `usage:
@@ -47,6 +47,13 @@ async function main(argv: string[]): Promise<number> {
   // Asked for, the usage is the answer (stdout, success); only a command it cannot run is an error.
   if (wantsHelp(argv)) { console.log(USAGE); return 0; }
   const { positional, flags } = parse(argv);
+  // An import's options and file are checked before any database is opened or made.
+  let prepared: PreparedImport | undefined;
+  if (positional[0] === 'import' && positional[1] === 'wordpress' && positional.length === 3) {
+    const ready = await prepareImport(positional[2], flags);
+    if (typeof ready === 'number') return ready;
+    prepared = ready;
+  }
   const config = loadConfig();
   await migrate(config.databaseUrl);
   const db = await openDb(config.databaseUrl);
@@ -92,9 +99,7 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    if (noun === 'import' && verb === 'wordpress' && rest.length === 1) {
-      return await importCommand({ db, config, file: rest[0], flags });
-    }
+    if (prepared) return await importCommand({ db, config, file: prepared.file, flags, prepared });
     if (noun === 'webhook') {
       const code = await webhookCommand(db, [verb, ...rest].filter((a) => a !== undefined), flags);
       if (code !== 2) return code;

@@ -11,7 +11,8 @@ import { createContext, type MediaServices } from '../src/context.js';
 import { servicesOf } from '../src/services.js';
 import { createStorage } from '../src/media/storage.js';
 import { siteSettings } from '../src/site/options.js';
-import { importWordPress, WxrError, type ImportSummary, type Phase } from '../src/import/wordpress/service.js';
+import { importWordPress, type ImportSummary, type Phase, type WordPressImportOptions } from '../src/import/wordpress/service.js';
+import { parseWxrDocument, WxrError, type WxrDocument } from '../src/import/wxr/parse.js';
 
 type Config = ReturnType<typeof loadConfig>;
 
@@ -23,6 +24,8 @@ export interface ImportCommand {
   config: Config;
   file: string;
   flags: Record<string, string | true>;
+  /** The options and the parsed file, when the caller has checked them already (prepareImport). */
+  prepared?: PreparedImport;
   /** The media library's storage (default: the configured one, its URLs under SITE_URL or the site's address). */
   media?: MediaServices;
   out?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -51,31 +54,55 @@ const PHASE_LABEL: Record<Phase, string> = {
   authors: 'authors', terms: 'terms', attachments: 'attachments', items: 'posts and pages', links: 'links', 'menu items': 'menu items', comments: 'comments',
 };
 
+/** The command line checked and the file read and parsed, before any database is opened. */
+export interface PreparedImport {
+  file: string;
+  doc: WxrDocument;
+  options: Omit<WordPressImportOptions, 'progress'>;
+}
+
+const writer = (s?: NodeJS.WritableStream) => s ?? process.stderr;
+
+/** Checks the options and reads the export; an exit code (the message written to `err`) when it cannot go on. */
+export async function prepareImport(file: string, flags: Record<string, string | true>, errStream?: NodeJS.WritableStream): Promise<PreparedImport | number> {
+  const fail = (code: number, s: string) => { writer(errStream).write(`error: ${s}\n`); return code; };
+  for (const name of Object.keys(flags)) if (!KNOWN_FLAGS.has(name)) return fail(2, `unknown option --${name}\n${IMPORT_USAGE}`);
+  const baseUrlMap = pairs(flags['base-url-map'], true);
+  if (!baseUrlMap) return fail(2, '--base-url-map takes <from URL>=<to URL> pairs, separated by commas');
+  const authorPairs = pairs(flags['author-map'], false);
+  if (!authorPairs) return fail(2, '--author-map takes <export login>=<site login> pairs, separated by commas');
+  const maxBytes = flags['max-media-bytes'] === undefined ? undefined : Number(flags['max-media-bytes']);
+  if (maxBytes !== undefined && (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)) return fail(2, '--max-media-bytes takes a positive whole number');
+  let xml: string;
+  try { xml = await readFile(file, 'utf8'); } catch (e) {
+    return fail(1, `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let doc: WxrDocument;
+  try { doc = parseWxrDocument(xml); } catch (e) {
+    if (e instanceof WxrError) return fail(1, `${file} is not a WordPress export: ${e.message}`);
+    throw e;
+  }
+  return {
+    file, doc,
+    options: {
+      dryRun: flags['dry-run'] === true, skipMedia: flags['skip-media'] === true, allowHosts: listFlag(flags['allow-host']), baseUrlMap,
+      authorMap: Object.fromEntries(authorPairs), ...(maxBytes ? { maxMediaBytes: maxBytes } : {}),
+    },
+  };
+}
+
 /** Runs the command; returns the exit code. */
 export async function importCommand(c: ImportCommand): Promise<number> {
   const out = c.out ?? process.stdout;
   const err = c.err ?? process.stderr;
   const say = (s: string) => out.write(`${s}\n`);
   const fail = (code: number, s: string) => { err.write(`error: ${s}\n`); return code; };
-
-  for (const name of Object.keys(c.flags)) if (!KNOWN_FLAGS.has(name)) return fail(2, `unknown option --${name}\n${IMPORT_USAGE}`);
-  const baseUrlMap = pairs(c.flags['base-url-map'], true);
-  if (!baseUrlMap) return fail(2, '--base-url-map takes <from URL>=<to URL> pairs, separated by commas');
-  const authorPairs = pairs(c.flags['author-map'], false);
-  if (!authorPairs) return fail(2, '--author-map takes <export login>=<site login> pairs, separated by commas');
-  const maxBytes = c.flags['max-media-bytes'] === undefined ? undefined : Number(c.flags['max-media-bytes']);
-  if (maxBytes !== undefined && (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)) return fail(2, '--max-media-bytes takes a positive whole number');
-
-  let xml: string;
-  try { xml = await readFile(c.file, 'utf8'); } catch (e) {
-    return fail(1, `cannot read ${c.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  const prepared = c.prepared ?? await prepareImport(c.file, c.flags, err);
+  if (typeof prepared === 'number') return prepared;
 
   const admin = await c.db.prisma.user.findFirst({ where: { role: 'administrator' }, orderBy: { id: 'asc' }, select: { id: true, login: true } });
   if (!admin) return fail(1, 'the site has no administrator to import as');
   servicesOf(c.db);
-  const dryRun = c.flags['dry-run'] === true;
-  const skipMedia = c.flags['skip-media'] === true;
   const media = c.media ?? {
     storage: createStorage({ siteUrl: process.env.SITE_URL?.replace(/\/+$/, '') || (await siteSettings(c.db)).home, uploadsDir: c.config.uploadsDir, s3: c.config.uploadsS3 }),
     maxUploadBytes: c.config.uploadMaxBytes,
@@ -105,16 +132,10 @@ export async function importCommand(c: ImportCommand): Promise<number> {
   let summary: ImportSummary;
   const started = performance.now();
   try {
-    summary = await importWordPress(ctx, xml, {
-      dryRun, skipMedia, allowHosts: listFlag(c.flags['allow-host']), baseUrlMap,
-      authorMap: Object.fromEntries(authorPairs), ...(maxBytes ? { maxMediaBytes: maxBytes } : {}), progress,
-    });
-  } catch (e) {
+    summary = await importWordPress(ctx, prepared.doc, { ...prepared.options, progress });
+  } finally {
     (bar as SingleBar | null)?.stop();
-    if (e instanceof WxrError) return fail(1, `${c.file} is not a WordPress export: ${e.message}`);
-    throw e;
   }
-  (bar as SingleBar | null)?.stop();
   const seconds = (performance.now() - started) / 1000;
   for (const line of formatSummary(summary, seconds)) say(line);
   return 0;

@@ -85,9 +85,12 @@ export function sourceOf(doc: WxrDocument): string {
   return doc.baseSiteUrl || doc.baseBlogUrl;
 }
 
-/** Parses `xml` and imports it with the operator context `ctx` (an administrator; media services unless media are skipped or it is a dry run). */
-export async function importWordPress(ctx: Context, xml: string, o: WordPressImportOptions = {}): Promise<ImportSummary> {
-  const doc = parseWxrDocument(xml);
+/**
+ * Imports an export (its text, or as parseWxrDocument read it) with the operator context `ctx`
+ * (an administrator; media services unless media are skipped or it is a dry run).
+ */
+export async function importWordPress(ctx: Context, xml: string | WxrDocument, o: WordPressImportOptions = {}): Promise<ImportSummary> {
+  const doc = typeof xml === 'string' ? parseWxrDocument(xml) : xml;
   return new Importer(ctx, doc, o).run();
 }
 
