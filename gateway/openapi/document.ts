@@ -734,7 +734,8 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     if (media.length) properties['wp:featuredmedia'] = each(oneOf(media), 'The featured image (`wp:featuredmedia` link): the media item in the `embed` view.');
     const parents = [...kinds('post'), ...media, ...kinds('term')];
     if (parents.length) properties.up = each(oneOf(parents), 'The parent (`up` link): an item of the same kind in the `embed` view.');
-    const terms = kinds('term');
+    // A menu item's `wp:term` link lists its menu (menus are nav_menu terms, with routes of their own).
+    const terms = [...kinds('term'), ...byBase('menus')];
     if (terms.length) properties['wp:term'] = each({ type: 'array', items: oneOf(terms) }, 'The terms (`wp:term` links): per taxonomy, the item\'s terms in the `embed` view.');
     const comments = byBase('comments');
     if (comments.length) properties.replies = each({ type: 'array', items: oneOf(comments) }, 'The replies (`replies` link): the comments in the `embed` view.');

@@ -100,6 +100,9 @@ async function loadService(): Promise<Service> {
 /** The production server for `app` on a loopback port, and its origin. */
 async function listen(svc: Service, app: App): Promise<{ server: Server; origin: string }> {
   const server = svc.createHttpServer(app);
+  // As `npm start` sets it (gateway/start.ts): a test that holds the event loop for seconds (validating
+  // the whole OpenAPI document) must not find its kept-alive connection closed under its next request.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((ready, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', () => ready()); });
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -276,6 +276,26 @@ describe('menu items', () => {
     expect(site.db.statements - before1).toBe(menus);
   });
 
+  it('embeds the linked page and the menu, and writes items in a batch', async () => {
+    const n = await menu();
+    const linked = await item({ type: 'post_type', object_id: about.id, menus: n.id });
+    const res = await get(`menu-items/${linked.id}?_embed=1`, 'author');
+    expect(res.status).toBe(200);
+    expect(res.body._embedded['wp:menu-item-object'][0]).toMatchObject({ id: about.id, title: { rendered: 'About us' } });
+    expect(res.body._embedded['wp:term'][0].map((x: any) => x.id)).toEqual([n.id]);
+    const batch = await site.req('POST', '/batch/v1', {
+      as: 'administrator',
+      json: { validation: 'require-all-validate', requests: [
+        { path: '/core/v2/menu-items', body: { title: 'One', url: 'https://example.test/1', menus: n.id, menu_order: 2 } },
+        { path: '/core/v2/menu-items', body: { title: 'Two', url: 'https://example.test/2', menus: n.id, menu_order: 3 } },
+      ] },
+    });
+    expect(batch.status).toBe(207);
+    expect(batch.body.responses.map((r: any) => r.status)).toEqual([201, 201]);
+    expect((await get(`menu-items?menus=${n.id}`, 'author')).body.map((i: any) => i.title.rendered)).toEqual(['About us', 'One', 'Two']);
+    expect((await get(`menus/${n.id}`, 'author')).status).toBe(200);
+  });
+
   it('records each write in the event log as a menu event', async () => {
     if (site.db.provider !== 'sqlite') return; // PostgreSQL announces events with NOTIFY, not rows
     const from = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
