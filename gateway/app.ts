@@ -16,7 +16,7 @@ import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatc
 import { createResponseCache } from './cache.js';
 import { graphqlHttpCache } from './graphql-cache.js';
 import { createAdminHandler } from './admin/authorize.js';
-import { createSiteFront } from './site/front.js';
+import { COMMENT_FORM_PATH, createSiteFront } from './site/front.js';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createStorage } from '../src/media/storage.js';
@@ -212,7 +212,9 @@ export function createApp(config: Config, db: Db) {
         return new Response(out.body ? (Readable.toWeb(out.body as Readable) as ReadableStream) : null, { status: out.status, headers: out.headers });
       }
       case 'site': {
-        const out = await site(request);
+        // The comment form's post carries a body and its sender (gateway/site/front.ts).
+        const form = request.method === 'POST' && url.pathname === COMMENT_FORM_PATH;
+        const out = await site(form ? { method: request.method, url: request.url, body: await request.text(), ip, userAgent: request.headers.get('user-agent') ?? '' } : { method: request.method, url: request.url });
         return new Response(out.body === '' ? null : out.body, { status: out.status, headers: out.headers });
       }
       case 'rest': break;

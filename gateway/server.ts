@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
 import { bodyTooLarge } from './errors.js';
 import { NOT_PLAIN } from './dispatch.js';
+import { COMMENT_FORM_PATH } from './site/front.js';
 import { log, logRequest } from '../src/log.js';
 
 /**
@@ -153,9 +154,16 @@ async function serveUploadFile(app: App, url: URL, req: IncomingMessage, res: Se
 }
 
 /** The public pages: GET and HEAD of every address outside REST, GraphQL, the admin pages and the uploads. */
-async function serveSite(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveSite(app: App, req: IncomingMessage, res: ServerResponse, ip: string | undefined): Promise<void> {
   try {
-    const out = await app.site({ method: req.method ?? 'GET', url: req.url ?? '/' });
+    // The comment form posts here (gateway/site/front.ts); no other page reads a body.
+    const form = req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === COMMENT_FORM_PATH;
+    const body = form ? await readBody(req, app.config.bodyMaxBytes) : null;
+    if (form && !body) {
+      res.writeHead(413, { 'Content-Type': 'text/plain; charset=UTF-8', Connection: 'close' });
+      return void res.end('The comment is too large.');
+    }
+    const out = await app.site({ method: req.method ?? 'GET', url: req.url ?? '/', ...(form ? { body: body!.toString('utf8'), ip, userAgent: String(req.headers['user-agent'] ?? '') } : {}) });
     res.writeHead(out.status, withLength(out.status, out.headers, out.body));
     res.end(req.method === 'HEAD' ? undefined : out.body);
   } catch (err) {
@@ -262,7 +270,7 @@ export function createHttpServer(app: App): Server {
       return void res.writeHead(out.status, out.headers).end(out.body);
     }
     if (door === 'upload') return void serveUploadFile(app, url, req, res);
-    if (door === 'site') return void serveSite(app, req, res);
+    if (door === 'site') return void serveSite(app, req, res, ip);
     if (inFlight >= limit) {
       res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));

@@ -13,7 +13,10 @@ import { ancestorSlugs } from '../../src/content/fields.js';
 import { TAXONOMIES } from '../../src/resources/terms.js';
 import type { ResponseCache } from '../cache.js';
 import { ITEM_SELECT, LIST_ORDER, embedUrl, isProtected, pageLink, publiclyViewable, resolveAddress, type FoundItem, type ListResolution } from '../../src/site/resolve.js';
-import { embedPage, listPage, methodNotAllowedPage, notFoundPage, singlePage, type ListSubject } from './html.js';
+import { commentErrorPage, embedPage, listPage, methodNotAllowedPage, notFoundPage, singlePage, type ListSubject } from './html.js';
+import { commentsSection } from './comments.js';
+import { commentThread, submitCommentForm } from '../../src/comments/form.js';
+import { RestError } from '../../src/errors.js';
 import { featuredAttachment, fileUrl, pictureOf } from '../../src/site/media-urls.js';
 import { buildHead, type HeadTarget } from '../../src/seo/head/head.js';
 
@@ -21,7 +24,14 @@ export interface SiteRequest {
   method: string;
   /** A full URL, or a path with its query. */
   url: string;
+  /** The comment form's posted body (application/x-www-form-urlencoded), its sender's address and user agent. */
+  body?: string;
+  ip?: string;
+  userAgent?: string;
 }
+
+/** Where the classic comment form posts, as WordPress's. */
+export const COMMENT_FORM_PATH = '/wp-comments-post.php';
 
 export interface SiteResponse { status: number; headers: Record<string, string>; body: string }
 
@@ -119,9 +129,12 @@ export function createSiteFront(o: SiteFrontOptions) {
     const featured = !locked && row.type !== 'attachment' && row.featuredMedia ? await featuredAttachment(ctx, row.featuredMedia) : null;
     const size = item.embed ? 'medium' : 'large';
     const picture = row.type === 'attachment' ? pictureOf(storage, row, size) : featured ? pictureOf(storage, featured, size) : null;
+    // Approved comments in threads and the comment form, unless a password hides the item.
+    const thread = item.embed || locked ? null : await commentThread(ctx, row.id);
+    const comments = thread ? commentsSection({ postId: row.id, ...thread, formAction: `${o.config.siteUrl}${COMMENT_FORM_PATH}` }) : undefined;
     const html = item.embed
       ? embedPage(site, h, row, { isProtected: locked, picture })
-      : singlePage(site, h, row, { isProtected: locked, picture, fileUrl: row.type === 'attachment' ? fileUrl(storage, row) : undefined });
+      : singlePage(site, h, row, { isProtected: locked, picture, fileUrl: row.type === 'attachment' ? fileUrl(storage, row) : undefined, comments });
     return respond(200, html, {}, [`<${restItem}>; rel="alternate"; title="JSON"; type="application/json"`]);
   }
 
@@ -144,12 +157,31 @@ export function createSiteFront(o: SiteFrontOptions) {
     return single(ctx, site, item);
   }
 
-  /** GET and HEAD of any address outside the REST API, the admin pages and the uploads. */
+  /**
+   * The classic comment form's post (wp-comments-post.php): the comment is made by the comments
+   * service, and the reader goes back to it on the item's page (302 to its anchor), or gets
+   * WordPress's failure page with the reason and a 4xx status.
+   */
+  async function commentForm(ctx: Context, settings: SiteSettings, request: SiteRequest): Promise<SiteResponse> {
+    ctx.client = { ip: request.ip ?? '', userAgent: request.userAgent ?? '' };
+    const fields = Object.fromEntries(new URLSearchParams(request.body ?? ''));
+    try {
+      const { id, postId } = await submitCommentForm(ctx, fields);
+      const post = await ctx.prisma.content.findUniqueOrThrow({ where: { id: postId }, select: { id: true, type: true, status: true, slug: true, parentId: true } });
+      return respond(302, '', { Location: `${permalink(settings, post, await ancestorSlugs(ctx, post))}#comment-${id}` });
+    } catch (err) {
+      if (!(err instanceof RestError)) throw err;
+      return respond(err.extensions.status, commentErrorPage(settings, apiRoot, err.message, `${settings.home}/`));
+    }
+  }
+
+  /** GET and HEAD of any address outside the REST API, the admin pages and the uploads; the comment form's POST. */
   return async function site(request: SiteRequest): Promise<SiteResponse> {
     const method = request.method.toUpperCase();
     const url = new URL(request.url, o.config.siteUrl);
     const ctx = createContext(o.db, null, o.media);
     const settings = await ctx.site();
+    if (method === 'POST' && url.pathname === COMMENT_FORM_PATH) return commentForm(ctx, settings, request);
     if (method !== 'GET' && method !== 'HEAD') {
       return respond(405, methodNotAllowedPage(settings, apiRoot), { Allow: 'GET, HEAD' });
     }

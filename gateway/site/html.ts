@@ -170,7 +170,7 @@ export function listPage(site: SiteSettings, h: Omit<Head, 'title'>, subject: Li
 }
 
 /** A post, a page or an attachment on its own. */
-export function singlePage(site: SiteSettings, h: Omit<Head, 'title'>, row: FrontRow, o: { isProtected: boolean; picture?: Picture | null; fileUrl?: string }): string {
+export function singlePage(site: SiteSettings, h: Omit<Head, 'title'>, row: FrontRow, o: { isProtected: boolean; picture?: Picture | null; fileUrl?: string; comments?: string }): string {
   const title = titleHtml(row, o.isProtected);
   let body: string;
   if (o.isProtected) body = LOCKED;
@@ -190,7 +190,7 @@ export function singlePage(site: SiteSettings, h: Omit<Head, 'title'>, row: Fron
 <div class="entry-content">
 ${body}
 </div>
-</article>`;
+</article>${o.comments ? `\n${o.comments}` : ''}`;
   return document({ ...h, title: pageTitle(titleText(title), site) }, `single single-${row.type} postid-${row.id}`, chrome(site, main));
 }
 
@@ -235,6 +235,12 @@ export function notFoundPage(site: SiteSettings, apiRoot: string, seo?: string):
   const main = `<h1>Page not found</h1>
 <p>Nothing lives at this address. <a href="${escHtml(site.home)}/">Go to the home page</a>.</p>`;
   return document({ title: pageTitle('Page not found', site), apiRoot, seo }, 'error404', chrome(site, main));
+}
+
+/** A refused comment (WordPress's wp_die page for wp-comments-post.php): the reason, and the way back. */
+export function commentErrorPage(site: SiteSettings, apiRoot: string, message: string, back: string): string {
+  const main = `<h1>Comment Submission Failure</h1>\n<p>${escHtml(message)}</p>\n<p><a href="${escHtml(back)}">&laquo; Back</a></p>`;
+  return document({ title: pageTitle('Comment Submission Failure', site), apiRoot, robots: 'noindex' }, 'wp-die-message', chrome(site, main));
 }
 
 export function methodNotAllowedPage(site: SiteSettings, apiRoot: string): string {
