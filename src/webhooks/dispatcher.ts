@@ -23,10 +23,11 @@
 // request's). The clock (`clock.now`) is replaceable: tests move it forward instead of waiting.
 import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
-import { inBackground, type Db } from '../db/client.js';
+import { inBackground, type Db, type Tx } from '../db/client.js';
 import { eventOfRow, type ContentEvent } from '../content/events.js';
 import { guardedFetch, GuardedFetchError } from '../http/guarded-client.js';
-import { contentTypeOf, taxonomyRef } from '../resources/content-types.js';
+import { contentTypeOf, permalink, taxonomyRef } from '../resources/content-types.js';
+import { siteSettings } from '../site/options.js';
 import { log } from '../log.js';
 import { deliveredAs } from './names.js';
 import { eventsOf, type WebhookDeliveryRow, type WebhookRow } from './service.js';
@@ -145,10 +146,11 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
         })).map((d) => d.eventId));
         const fresh = wanted.filter((w) => !have.has(w.event.logId!));
         if (fresh.length) {
+          const links = await linksOf(tx, db, fresh.map((w) => w.event));
           await tx.webhookDelivery.createMany({
             data: fresh.map((w) => ({
               webhookId: hook.id, eventId: w.event.logId!, messageId: `msg_${randomBytes(12).toString('base64url')}`, event: w.name,
-              payload: JSON.stringify(payloadOf(w.name, w.event, w.created, o.restRoot)), status: 'pending', attempts: 0, nextAttempt: new Date(now),
+              payload: JSON.stringify(payloadOf(w.name, w.event, w.created, o.restRoot, links.get(w.event.id))), status: 'pending', attempts: 0, nextAttempt: new Date(now),
             })),
           });
           made = fresh.length;
@@ -290,12 +292,42 @@ function settledCursor(provider: Db['provider'], cursor: number, rows: { id: num
   return settled;
 }
 
+/**
+ * The links of the content items of `events` that still exist, as they are when fanned out (the
+ * plain `?p=` link until an item is public). Read through the transaction (SQLite has one
+ * connection for it), the site's settings past it (`Db.read`).
+ */
+async function linksOf(tx: Tx, db: Db, events: ContentEvent[]): Promise<Map<number, string>> {
+  const ids = [...new Set(events.filter((e) => (e.kind ?? 'content') === 'content' && e.action !== 'deleted').map((e) => e.id))];
+  const out = new Map<number, string>();
+  if (!ids.length) return out;
+  const select = { id: true, type: true, status: true, slug: true, parentId: true } as const;
+  const rows = await tx.content.findMany({ where: { id: { in: ids } }, select });
+  if (!rows.length) return out;
+  const site = await siteSettings(db);
+  for (const row of rows) {
+    const ancestors: string[] = [];
+    if (contentTypeOf(row.type).hierarchical) {
+      // Parents' slugs, nearest last (a few levels at most; a loop in the data stops at ten).
+      for (let parent = row.parentId, n = 0; parent && n < 10; n++) {
+        const up = await tx.content.findUnique({ where: { id: parent }, select: { slug: true, parentId: true } });
+        if (!up) break;
+        ancestors.unshift(up.slug);
+        parent = up.parentId;
+      }
+    }
+    out.set(row.id, permalink(site, row, ancestors));
+  }
+  return out;
+}
+
 /** The JSON body of a delivery (docs/webhooks.md): `{type, timestamp, data}`. */
-export function payloadOf(name: string, e: ContentEvent, created: Date, restRoot?: string): { type: string; timestamp: string; data: Record<string, unknown> } {
+export function payloadOf(name: string, e: ContentEvent, created: Date, restRoot?: string, link?: string): { type: string; timestamp: string; data: Record<string, unknown> } {
   const kind = e.kind ?? 'content';
   const data: Record<string, unknown> = { id: e.id, object: kind, type: e.type, action: e.action, event_id: e.logId };
   if (kind === 'content') {
     Object.assign(data, { status: e.status, previous_status: e.previousStatus, author: e.authorId, parent: e.parentId ?? 0 });
+    if (link) data.link = link;
     const base = restBaseOf('content', e.type);
     if (restRoot && base && e.action !== 'deleted') data.rest_url = `${restRoot}core/v2/${base}/${e.id}`;
   } else if (kind === 'term') {

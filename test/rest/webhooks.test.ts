@@ -139,6 +139,10 @@ describe('deliveries', () => {
     const pub = got.find((r) => r.body.type === 'post.published' && r.body.data.id === posts[0].id)!;
     expect(pub.body.data).toMatchObject({ object: 'content', type: 'post', action: 'updated', status: 'publish', previous_status: 'draft' });
     expect(pub.body.data.rest_url).toMatch(new RegExp(`/wp-json/core/v2/posts/${posts[0].id}$`));
+    expect(pub.body.data.link).toBe(updated.body.link);
+    expect(got.find((r) => r.body.type === 'page.published')!.body.data.link).toBe(page.link);
+    // A trashed post's link is its plain one; no private text travels.
+    expect(got.find((r) => r.body.type === 'post.trashed')!.body.data).not.toHaveProperty('content');
     expect(Number.isNaN(Date.parse(pub.body.timestamp))).toBe(false);
     const term = got.find((r) => r.body.type === 'category.created')!;
     expect(term.body.data).toMatchObject({ object: 'term', type: 'category', name: 'Webhook category', slug: 'webhook-category' });
