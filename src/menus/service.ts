@@ -641,7 +641,8 @@ export async function saveMenuItem(ctx: Context, id: number | null, input: MenuI
     classes: (input.cssClasses ?? existing?.classes ?? []).join(' ').split(' ').map(htmlClass),
     xfn: (input.xfn ?? existing?.xfn ?? []).join(' ').split(' ').map(htmlClass).join(' '),
     status: (input.status ?? existing?.status ?? 'publish') === 'publish' ? 'publish' : 'draft',
-    menuId: input.menuId ?? existing?.menuId ?? 0,
+    // As the controller: `menus` 0 (or none) keeps the item in its menu.
+    menuId: input.menuId || existing?.menuId || 0,
   };
   if (v.target !== '' && v.target !== '_blank') invalidParam('target', 'rest_not_in_enum', 'target is not one of _blank, and .');
   if (input.url != null && !validUrl(v.url)) invalidParam('url', 'rest_invalid_url', 'Invalid URL.');

@@ -157,6 +157,8 @@ describe('menu items', () => {
     const renamed = await post(`menu-items/${res.body.id}`, { title: 'Who we are' });
     expect(renamed.body.title).toEqual({ raw: 'Who we are', rendered: 'Who we are' });
     expect(renamed.body.url).toBe(about.link);
+    // As WordPress: `menus` 0 keeps the item in its menu.
+    expect((await post(`menu-items/${res.body.id}`, { menus: 0 })).body.menus).toBe(m.id);
   });
 
   it('links a term, an archive and a custom URL', async () => {
