@@ -27,7 +27,10 @@ export async function embedLinks(body: unknown, wanted: true | string[], fetch: 
     await Promise.all(Object.entries(links).map(async ([rel, list]) => {
       if (wanted !== true && !wanted.includes(rel)) return;
       if (!list.some((l) => l.embeddable)) return;
-      embedded[rel] = await Promise.all(list.map(async (link) => (link.embeddable ? (await get(link.href)).body : [])));
+      const found = await Promise.all(list.map(async (link) => (link.embeddable ? (await get(link.href)).body : [])));
+      // As WordPress's embed_links: a relation whose embeds are all empty (an item without
+      // comments: `replies` answers []) is left out.
+      if (found.some((e) => e !== null && !(Array.isArray(e) && e.length === 0))) embedded[rel] = found;
     }));
     if (Object.keys(embedded).length) {
       // Keep WordPress's key order: relations in _links order.

@@ -311,5 +311,10 @@ describe('replies of an item', () => {
     expect(res.body._embedded.replies[0].map((c: any) => c.id)).toEqual([a.id]);
     // The embed context: no date_gmt, no status, no post.
     expect(res.body._embedded.replies[0][0].status).toBeUndefined();
+    // An item without approved comments embeds no `replies` (WordPress leaves out empty embeds).
+    const quiet = await site.createPost({ title: 'No replies yet', status: 'publish' });
+    const bare = await get(`posts/${quiet.id}?_embed`);
+    expect(bare.body._links.replies).toHaveLength(1);
+    expect(bare.body._embedded?.replies).toBeUndefined();
   });
 });
