@@ -365,6 +365,60 @@ const REVISION_GROUPS_COLUMN = `(SELECT COALESCE(json_agg(json_build_object('typ
   revisionGroupsStatement(`${q('Content')} AS ${q('r')}`, `${q('r')}.${q('parentId')} = ${q('Content')}.${q('id')}`)
 }) AS ${q('g')})`;
 
+type Clause = Record<string, unknown>;
+const onlyKey = (c: unknown, key: string): c is Clause => !!c && typeof c === 'object' && Object.keys(c).length === 1 && key in c;
+/** `{ in: [...] }` of integers or strings, with at least one value. */
+const inList = (v: unknown): (string | number)[] | null => {
+  if (!onlyKey(v, 'in') || !Array.isArray(v.in) || !v.in.length) return null;
+  return v.in.every((x) => typeof x === 'number' || typeof x === 'string') ? (v.in as (string | number)[]) : null;
+};
+/** The one term of `{ terms: { some: { termId: { in: [t] } } } }` (or `termId: t`), else null. */
+const oneTerm = (c: unknown): number | null => {
+  if (!onlyKey(c, 'terms') || !onlyKey(c.terms, 'some') || !onlyKey(c.terms.some, 'termId')) return null;
+  const t = c.terms.some.termId;
+  if (typeof t === 'number') return t;
+  const ids = inList(t);
+  return ids && ids.length === 1 && typeof ids[0] === 'number' ? ids[0] : null;
+};
+
+/**
+ * The count of a list filter from the tallies the database keeps (ContentTally, kept by triggers in
+ * every writing transaction): type and statuses, with at most one of: authors (an item has one, so
+ * their tallies add up), one term, or every item but those with one term (all less that term's).
+ * One statement over a few rows of a primary key, where COUNT(*) reads every matching row. Null for
+ * any other shape: the caller counts.
+ */
+export async function tallyCount(db: Db, where: unknown): Promise<number | null> {
+  if (!onlyKey(where, 'AND') || !Array.isArray(where.AND)) return null;
+  const [typeClause, statusClause, ...rest] = where.AND as unknown[];
+  if (!onlyKey(typeClause, 'type') || typeof typeClause.type !== 'string') return null;
+  const statuses = onlyKey(statusClause, 'status') ? inList(statusClause.status) : null;
+  if (!statuses || rest.length > 1) return null;
+  const s = new Statement(db.provider === 'postgres');
+  const base = `${q('type')} = ${s.bind(typeClause.type)} AND ${q('status')} IN (${statuses.map((v) => s.bind(v)).join(', ')})`;
+  let filter = `${q('authorId')} = 0 AND ${q('termId')} = 0`;
+  let value = q('count');
+  const extra = rest[0] as Clause | undefined;
+  if (extra) {
+    // A taxonomy filter comes wrapped: `{ AND: [spec] }` (or OR, for one spec the same).
+    const keys = Object.keys(extra);
+    const wrapped = keys.length === 1 && (keys[0] === 'AND' || keys[0] === 'OR') ? extra[keys[0]] : null;
+    const spec = Array.isArray(wrapped) && wrapped.length === 1 ? wrapped[0] : null;
+    const authors = onlyKey(extra, 'authorId') ? inList(extra.authorId) : null;
+    const term = spec ? oneTerm(spec) : null;
+    const notTerm = spec && onlyKey(spec, 'NOT') ? oneTerm(spec.NOT) : null;
+    if (authors && authors.every((a) => typeof a === 'number' && a > 0)) filter = `${q('termId')} = 0 AND ${q('authorId')} IN (${authors.map((a) => s.bind(a)).join(', ')})`;
+    else if (term !== null) filter = `${q('authorId')} = 0 AND ${q('termId')} = ${s.bind(term)}`;
+    else if (notTerm !== null) {
+      // All of them less those with the term: the term's rows count negatively.
+      filter = `${q('authorId')} = 0 AND ${q('termId')} IN (0, ${s.bind(notTerm)})`;
+      value = `CASE WHEN ${q('termId')} = 0 THEN ${q('count')} ELSE -${q('count')} END`;
+    } else return null;
+  }
+  const sql = `SELECT COALESCE(SUM(${value}), 0) AS "n" FROM ${q('ContentTally')} WHERE ${base} AND ${filter}`;
+  return Number((await db.read(sql, s.args))[0].n);
+}
+
 /** `prisma.content.count({ where })` for the filters above, or null when the caller must ask Prisma. */
 export async function countContentRows(db: Db, where: unknown): Promise<number | null> {
   let sql: string;

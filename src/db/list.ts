@@ -3,7 +3,7 @@
 // and a total cached until the next write.
 import type { DbScope } from './client.js';
 import { slowCounts, versionCache } from './version-cache.js';
-import { countContentRows, direct } from './content-read.js';
+import { countContentRows, direct, tallyCount } from './content-read.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 
 export type Direction = 'asc' | 'desc';
@@ -136,7 +136,8 @@ type Countable = 'content' | 'term' | 'user';
 /** A list's total for a filter, asked once per database version (in flight too; see totalsCache). */
 export function cachedCount(ctx: CountScope, model: Countable, where: object): Promise<number> {
   return totals(ctx, `${model}|${JSON.stringify(where)}`, async () => {
-    const counted = model === 'content' && direct(ctx) ? await countContentRows(ctx.db, where) : null;
+    // The common shapes from the tallies the database keeps; other filters counted directly.
+    const counted = model === 'content' && direct(ctx) ? (await tallyCount(ctx.db, where)) ?? (await countContentRows(ctx.db, where)) : null;
     return counted ?? (ctx.prisma[model] as unknown as { count(a: object): Promise<number> }).count({ where });
   });
 }
