@@ -92,6 +92,7 @@ describe('import wordpress: the fixture export', () => {
   /** Ids made by the import, by kind, from its records. */
   const made: Record<string, number[]> = {};
   const bySlug = new Map<string, any>();
+  let lastEvent = 0;
 
   beforeAll(async () => {
     site = await createTestSite({ uploadsDir: join(tmp, 'uploads-fixture') });
@@ -100,6 +101,7 @@ describe('import wordpress: the fixture export', () => {
       before[status] = total(await site.req('GET', `/core/v2/posts?status=${status}&per_page=1`, { as: 'administrator' }));
     }
     flags = { 'allow-host': new URL(uploads.origin).host, 'base-url-map': `${OLD}=${uploads.origin}` };
+    lastEvent = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
     first = await runImport(site, EXPORT, flags);
     for (const r of await site.db.prisma.importRecord.findMany({ where: { source: OLD } })) (made[r.kind] ??= []).push(r.targetId);
     const res = await site.req('GET', `/core/v2/pages?status=publish,draft&per_page=100&context=edit`, { as: 'administrator' });
@@ -269,6 +271,15 @@ describe('import wordpress: the fixture export', () => {
     const review = rows.filter((r) => r.key === 'review_details').map((r) => JSON.parse(r.value));
     expect(review).toContainEqual({ work: 'The Salt Road', creator: 'Ines Varga', publisher: 'Harrow & Finch', pages: 312 });
     for (const key of ['_edit_lock', '_edit_last', '_thumbnail_id', '_wp_page_template', '_wp_trash_meta_status', '_wp_trash_meta_time', '_wp_desired_post_slug']) expect(count(key), key).toBe(0);
+  });
+
+  it('records its writes in the event log, as the services do (what webhooks announce)', async () => {
+    const events = await site.db.prisma.contentEvent.findMany({ where: { id: { gt: lastEvent } }, select: { kind: true, type: true, action: true } });
+    const count = (kind: string, type?: string) => events.filter((e) => e.kind === kind && (!type || e.type === type) && e.action === 'created').length;
+    expect([count('content', 'post'), count('content', 'page'), count('content', 'attachment')]).toEqual([63, 10, 15]);
+    expect([count('menu', 'nav_menu'), count('menu', 'nav_menu_item')]).toEqual([2, 21]);
+    expect(count('comment')).toBe(42);
+    expect(count('term', 'post_tag')).toBe(12);
   });
 
   it('is read by GraphQL too', async () => {

@@ -27,7 +27,7 @@ import { isSerialized, metaValueFromWxr, unserialize, type PhpValue } from '../w
 import { canonical, makeRewriter, withoutSlash, type Rewrites } from './rewrite.js';
 import { download, exportedMeta, fetchTarget, folderUrl, SkipError, sourceFileUrl, type ExportedMeta, type FetchPolicy } from './media.js';
 import {
-  insertComment, insertMenuItem, loadRecords, recordExisting, recordKey, wallClock, writeRecord, type RecordKind, type Records,
+  insertComment, insertMenuItem, loadRecords, recordMenuCreated, recordExisting, recordKey, wallClock, writeRecord, type RecordKind, type Records,
 } from './store.js';
 
 export { WxrError } from '../wxr/parse.js';
@@ -264,7 +264,13 @@ class Importer {
     try {
       const id = await saveTerm(this.ctx, t.taxonomy, null, {
         name: t.name || t.slug, slug, description: t.description, ...(parent && parent > 0 ? { parent } : {}),
-      }, { within: this.record('term', sourceId) });
+      }, {
+        within: async (tx, id) => {
+          await this.record('term', sourceId)(tx, id);
+          // The terms service leaves menus' events to the menus; this one as the menus service records a new menu's.
+          if (t.taxonomy === 'nav_menu') await recordMenuCreated(tx, this.ctx, id, t.name || t.slug, slug);
+        },
+      });
       this.tally(kind, 'imported');
       return id;
     } catch (err) {

@@ -122,3 +122,11 @@ export async function recordExisting(prisma: Prisma, source: string, kind: Recor
     update: {},
   });
 }
+
+/** A new menu's event, as the menus service records it (src/menus/service.ts): no locations, no auto-add. */
+export async function recordMenuCreated(tx: Tx, ctx: Context, id: number, name: string, slug: string): Promise<void> {
+  await recordContentEvent(tx, ctx.db, {
+    kind: 'menu', action: 'created', type: 'nav_menu', id, status: 'publish', previousStatus: '', authorId: ctx.viewer?.id ?? 0, parentId: null,
+    data: { name, slug, locations: [], previousLocations: [], autoAdd: false },
+  });
+}
