@@ -72,7 +72,9 @@ export function createContractProxy(o: ContractProxyOptions): ContractProxy {
       const sent: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) sent[k] = v;
       if (body.length || 'content-length' in headers) sent['content-length'] = String(body.length);
-      const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers: sent }, (res) => {
+      // A connection per request: a kept-alive one the service closes as idle, reused at that moment,
+      // would fail a request the service never saw.
+      const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers: sent, agent: false }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
@@ -120,6 +122,10 @@ export function createContractProxy(o: ContractProxyOptions): ContractProxy {
       res.end(`contract proxy: ${(err as Error).message}`);
     }
   });
+
+  // Clients close idle connections first (undici after 4 s): a server closing them at the same
+  // moment would reset a request sent on one.
+  server.keepAliveTimeout = 60_000;
 
   const proxy: ContractProxy = {
     server, report, origin: '',
