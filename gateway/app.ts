@@ -105,6 +105,8 @@ export function createApp(config: Config, db: Db) {
     writeHooks: config.deployment === 'B' ? [seoIndexing] : [],
     // contentChanged subscriptions hear every process's changes (PostgreSQL: on a connection of their own).
     databaseUrl: config.databaseUrl,
+    // A webhook's ping is sent from the request, with the dispatcher's allow-list.
+    webhookAllowHosts: config.webhookAllowHosts,
     forms: {
       restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
     },

@@ -29,6 +29,8 @@ export interface Services {
   contentEvents: ContentEvents;
   /** Work that follows a committed write, in order (src/content/write-hooks.ts). */
   writeHooks: readonly WriteHook[];
+  /** How webhooks are sent from a request (a ping): the hosts allowed on private addresses. */
+  webhooks: { allowHosts: string[] };
 }
 
 // The database layer declares `Db.services` with no members, since it may not import the domain;
@@ -46,6 +48,8 @@ export interface ServiceSettings {
   /** Where the database lives: PostgreSQL's content events listen on a connection of their own. */
   databaseUrl?: string;
   writeHooks?: WriteHook[];
+  /** Hosts webhook URLs may name on private addresses (WEBHOOK_ALLOW_HOSTS). */
+  webhookAllowHosts?: string[];
 }
 
 /** The services over `db`: made once per app (gateway/app.ts), not per request. */
@@ -57,6 +61,7 @@ export function createServices(db: Db, o: ServiceSettings = {}): Services {
     siteHealth: o.siteHealth ?? null,
     contentEvents: createContentEvents(db, o.databaseUrl ?? null),
     writeHooks: o.writeHooks ?? [],
+    webhooks: { allowHosts: o.webhookAllowHosts ?? [] },
   };
 }
 

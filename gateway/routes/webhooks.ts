@@ -140,9 +140,19 @@ const redeliver: Endpoint = {
   },
 };
 
+const ping: Endpoint = {
+  methods: ['POST'], permission: 'manage_options', operation: 'WebhookPing', args: { id: idArg },
+  async handler(req) {
+    const data = await req.run(undefined, { id: Number(req.params.id) });
+    const r = data.pingWebhook;
+    return { status: 200, body: { delivered: r.delivered, status: r.status, error: r.error, message_id: r.messageId } };
+  },
+};
+
 export const webhookRoutes = (): RouteEntry[] => [
   { namespace: NS, pattern: base, endpoints: [list, create], schema: () => WEBHOOK_SCHEMA },
   { namespace: NS, pattern: item, endpoints: [get, update, remove], schema: () => WEBHOOK_SCHEMA },
   { namespace: NS, pattern: `${item}/deliveries`, endpoints: [deliveries] },
+  { namespace: NS, pattern: `${item}/ping`, endpoints: [ping] },
   { namespace: NS, pattern: `/${NS}/deliveries/(?P<id>\\d+)/redeliver`, endpoints: [redeliver] },
 ];

@@ -22,10 +22,9 @@
 // falls due, and every few seconds anyway; its statements run `inBackground` (not counted as a
 // request's). The clock (`clock.now`) is replaceable: tests move it forward instead of waiting.
 import { randomBytes } from 'node:crypto';
-import { Webhook as Signer } from 'standardwebhooks';
 import { inBackground, type Db, type Tx } from '../db/client.js';
 import { eventOfRow, type ContentEvent } from '../content/events.js';
-import { guardedFetch, GuardedFetchError } from '../http/guarded-client.js';
+import { sendSigned } from './send.js';
 import { contentTypeOf, permalink, taxonomyRef } from '../resources/content-types.js';
 import { siteSettings } from '../site/options.js';
 import { log } from '../log.js';
@@ -58,8 +57,6 @@ const GAP_WAIT_MS = 120_000;
 const FAN_OUT_BATCH = 500;
 /** Deliveries claimed per round. */
 const SEND_BATCH = 50;
-/** Kept of a receiver's answer or of an error, in the delivery log. */
-const MAX_ERROR = 500;
 /** How often the delivery log is pruned. */
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -189,36 +186,14 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
 
   /** Sends one claimed delivery and writes down how it went. */
   async function deliver(d: WebhookDeliveryRow, hook: WebhookRow): Promise<void> {
-    let status: number | null = null;
-    let error = '';
-    try {
-      // The signature's time is when it is sent (the receiver checks it against its clock).
-      const sentAt = new Date();
-      const signature = new Signer(hook.secret).sign(d.messageId, sentAt, d.payload);
-      const res = await guardedFetch(hook.url, {
-        method: 'POST', body: d.payload, anyStatus: true, maxRedirects: 0, maxBytes: 64 * 1024, truncate: true,
-        allowHosts: o.allowHosts, timeoutMs: o.timeoutMs ?? 10_000,
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': d.messageId,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-      });
-      status = res.status;
-      if (res.status < 200 || res.status > 299) error = res.text.slice(0, MAX_ERROR) || `HTTP ${res.status}`;
-    } catch (err) {
-      error = err instanceof GuardedFetchError ? `${err.reason}: ${err.message}` : err instanceof Error ? err.message : String(err);
-      error = error.slice(0, MAX_ERROR);
-    }
+    const { status, ok, error } = await sendSigned(hook.url, hook.secret, d.messageId, d.payload, { allowHosts: o.allowHosts, timeoutMs: o.timeoutMs });
     const now = clock.now();
     const attempts = d.attempts + 1;
-    const ok = status !== null && status >= 200 && status <= 299;
     const failed = !ok && attempts > retryDelays.length;
     await db.prisma.webhookDelivery.update({
       where: { id: d.id },
       data: {
-        attempts, lastStatus: status, lastError: ok ? '' : error, lockedUntil: null,
+        attempts, lastStatus: status, lastError: error, lockedUntil: null,
         status: ok ? 'delivered' : failed ? 'failed' : 'pending',
         ...(ok ? { delivered: new Date(now) } : failed ? {} : { nextAttempt: new Date(now + retryDelays[attempts - 1]) }),
       },

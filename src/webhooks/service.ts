@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import type { Tx } from '../db/client.js';
 import { authStatus, invalidParam, restError } from '../errors.js';
 import { knownSubjects, patternProblem } from './names.js';
+import { sendSigned } from './send.js';
 
 export interface WebhookRow {
   id: number;
@@ -193,4 +194,24 @@ export async function redeliver(ctx: Context, id: number): Promise<WebhookDelive
     where: { id },
     data: { status: 'pending', attempts: 0, nextAttempt: new Date(), lockedUntil: null, delivered: null },
   });
+}
+
+export interface PingResult {
+  delivered: boolean;
+  /** The receiver's status; null when no answer came. */
+  status: number | null;
+  error: string;
+  messageId: string;
+}
+
+/**
+ * Sends a `webhook.ping` to the webhook now, from the request (inactive ones too), and answers how
+ * it went; nothing is logged or retried. Body: `{type: 'webhook.ping', timestamp, data: {webhook}}`.
+ */
+export async function pingWebhook(ctx: Context, id: number): Promise<PingResult> {
+  const hook = await getWebhook(ctx, id);
+  const messageId = `msg_${randomBytes(12).toString('base64url')}`;
+  const body = JSON.stringify({ type: 'webhook.ping', timestamp: new Date().toISOString(), data: { webhook: hook.id } });
+  const r = await sendSigned(hook.url, hook.secret, messageId, body, { allowHosts: ctx.services.webhooks?.allowHosts ?? [], timeoutMs: 5_000 });
+  return { delivered: r.ok, status: r.status, error: r.error, messageId };
 }

@@ -134,6 +134,8 @@ const EXPECTATIONS: Record<string, Cell> = {
   [`POST|PUT|PATCH ${WEBHOOK}`]: with_(only('200', ADMIN, 'rest_forbidden'), { body: (n) => ({ name: `Matrix hook ${n}` }) }),
   [`DELETE ${WEBHOOK}`]: only('200', ADMIN, 'rest_forbidden'),
   [`GET ${WEBHOOK}/deliveries`]: only('200', ADMIN, 'rest_forbidden'),
+  // The fixture's URL resolves nowhere: the ping answers 200 with delivered false.
+  [`POST ${WEBHOOK}/ping`]: only('200', ADMIN, 'rest_forbidden'),
   'POST /webhooks/v1/deliveries/(?P<id>\\d+)/redeliver': only('200', ADMIN, 'rest_forbidden'),
   'GET /abilities/v1': all('200'),
   // Abilities: listing needs read. The run route's target is core/create-draft (not read-only):

@@ -108,6 +108,33 @@ describe('webhooks/v1 management', () => {
   });
 });
 
+describe('ping', () => {
+  it('sends a signed webhook.ping now and answers how it went; a private address is refused at send time', async () => {
+    const h = await hook(['post.created']);
+    rx.received.length = 0;
+    rx.answer = () => 200;
+    const res = await site.req('POST', `/webhooks/v1/webhooks/${h.id}/ping`, { as: 'administrator' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ delivered: true, status: 200, error: '' });
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0]).toMatchObject({ id: res.body.message_id, verified: true });
+    expect(rx.received[0].body).toMatchObject({ type: 'webhook.ping', data: { webhook: h.id } });
+    // Not in the allow-list: the guarded client refuses the address, nothing is sent.
+    const hidden = await site.req('POST', '/webhooks/v1/webhooks', { as: 'administrator', json: { url: 'http://10.255.255.1/hook', events: ['*'], active: false } });
+    const refused = await site.req('POST', `/webhooks/v1/webhooks/${hidden.body.id}/ping`, { as: 'administrator' });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ delivered: false, status: null });
+    expect(refused.body.error).toMatch(/^blocked_address/);
+    const author = await site.req('POST', `/webhooks/v1/webhooks/${h.id}/ping`, { as: 'author' });
+    expect([author.status, author.body.code]).toEqual([403, 'rest_forbidden']);
+    const missing = await site.req('POST', '/webhooks/v1/webhooks/999999/ping', { as: 'administrator' });
+    expect([missing.status, missing.body.code]).toEqual([404, 'rest_webhook_invalid_id']);
+    expect(rx.received).toHaveLength(1);
+    await drop(h.id);
+    await drop(hidden.body.id);
+  });
+});
+
 describe('deliveries', () => {
   it('sends every event of a burst once, signed, under the names subscribed to', async () => {
     const h = await hook(['post.*', 'page.published', 'category.*', 'tag.created']);

@@ -3,8 +3,8 @@
 import { builder } from '../builder.js';
 import { globalIdOf } from '../node.js';
 import {
-  createWebhook, deleteWebhook, eventsOf, getWebhook, listDeliveries, listWebhooks, redeliver, updateWebhook,
-  type WebhookDeliveryRow, type WebhookInput, type WebhookRow,
+  createWebhook, deleteWebhook, eventsOf, getWebhook, listDeliveries, listWebhooks, pingWebhook, redeliver, updateWebhook,
+  type PingResult, type WebhookDeliveryRow, type WebhookInput, type WebhookRow,
 } from '../../webhooks/service.js';
 
 /** Times as ISO 8601 in UTC, to the second. */
@@ -90,6 +90,16 @@ const WebhookInputRef = builder.inputType('WebhookInput', {
   }),
 });
 
+const WebhookPingResultRef = builder.objectRef<PingResult>('WebhookPingResult').implement({
+  description: 'How a ping went (it is not logged nor retried).',
+  fields: (t) => ({
+    delivered: t.boolean({ description: 'Whether the receiver answered with a 2xx status.', resolve: (r) => r.delivered }),
+    status: t.int({ nullable: true, description: 'The receiver\'s HTTP status; null when no answer came.', resolve: (r) => r.status }),
+    error: t.string({ description: 'Why it failed (the start of the answer, or the network error); empty when it did not.', resolve: (r) => r.error }),
+    messageId: t.string({ description: 'The `webhook-id` it was sent with.', resolve: (r) => r.messageId }),
+  }),
+});
+
 builder.queryFields((t) => ({
   webhooks: t.field({
     type: WebhookListRef,
@@ -129,6 +139,12 @@ builder.mutationFields((t) => ({
     description: 'Deletes a webhook and its delivery log, as DELETE webhooks/v1/webhooks/<id> (manage_options); answers it as it was.',
     args: { id: t.arg.int({ required: true, description: 'The webhook\'s id.' }) },
     resolve: (_r, a, ctx) => deleteWebhook(ctx, a.id),
+  }),
+  pingWebhook: t.field({
+    type: WebhookPingResultRef,
+    description: 'Sends a signed `webhook.ping` to the webhook now and answers how it went, as POST webhooks/v1/webhooks/<id>/ping (manage_options).',
+    args: { id: t.arg.int({ required: true, description: 'The webhook\'s id.' }) },
+    resolve: (_r, a, ctx) => pingWebhook(ctx, a.id),
   }),
   redeliverWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
