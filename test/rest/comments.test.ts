@@ -317,4 +317,21 @@ describe('replies of an item', () => {
     expect(bare.body._links.replies).toHaveLength(1);
     expect(bare.body._embedded?.replies).toBeUndefined();
   });
+
+  it('embeds the replies of a page of items in a constant number of SQL statements', async () => {
+    const cat = (await site.req('POST', '/core/v2/categories', { as: 'editor', json: { name: 'Replied' } })).body.id;
+    for (let i = 0; i < 5; i++) {
+      const item = await site.createPost({ title: `Replied ${i}`, status: 'publish', categories: [cat] });
+      await comment({ post: item.id, content: `Reply to ${i}`, status: 'approved' }, 'administrator');
+    }
+    const cost = async (perPage: number) => {
+      await site.createPost({ title: `cache buster ${++serial}`, status: 'draft' });
+      const before = site.db.statements;
+      const res = await get(`posts?categories=${cat}&per_page=${perPage}&_embed=replies`);
+      expect(res.body.map((p: any) => p._embedded.replies[0].length)).toEqual(Array(perPage).fill(1));
+      return site.db.statements - before;
+    };
+    const one = await cost(1);
+    expect(await cost(5)).toBe(one);
+  });
 });

@@ -137,7 +137,11 @@ for (const ref of [...POST_LIKE_TYPES.map((d) => contentRef(d.type)), MediaRef])
 
 // ---------------------------------------------------------------- queries
 
-interface ListShape { where: PrismaNS.CommentWhereInput; orderBy: PrismaNS.CommentOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; password: string | null }
+interface ListShape {
+  where: PrismaNS.CommentWhereInput; orderBy: PrismaNS.CommentOrderByWithRelationInput[]; skip: number; take: number; ids: number[] | null; password: string | null;
+  /** One item's comments (what `_embed` asks for, once per item): the filter without the item, read for every item of the request at once. */
+  ofPost?: { post: number; where: PrismaNS.CommentWhereInput };
+}
 
 const countComments = (ctx: Context, where: object) => cachedCount(ctx, 'comment' as never, where);
 
@@ -153,6 +157,16 @@ const CommentPage = builder.objectRef<ListShape>('CommentList').implement({
           const rows = await ctx.prisma.comment.findMany({ ...query, where: { id: { in: l.ids } } });
           const byId = new Map(rows.map((r) => [r.id, r]));
           return readableComments(ctx, l.ids.map((id) => byId.get(id)!).filter(Boolean), l.password);
+        }
+        if (l.ofPost) {
+          const { where, post } = l.ofPost;
+          // Alone, the page is cut by the statement; several items' pages are cut here from one read.
+          const rows = await ctx.loader<number, Comment[]>(`comments:ofPost:${JSON.stringify([query, where, l.orderBy, l.skip, l.take])}`, async (posts) => {
+            if (posts.length === 1) return [await ctx.prisma.comment.findMany({ ...query, where: { AND: [where, { postId: posts[0] }] }, orderBy: l.orderBy, skip: l.skip, take: l.take })];
+            const found = await ctx.prisma.comment.findMany({ ...query, where: { AND: [where, { postId: { in: [...posts] } }] }, orderBy: l.orderBy });
+            return posts.map((p) => found.filter((r) => r.postId === p).slice(l.skip, l.skip + l.take));
+          }).load(post);
+          return readableComments(ctx, rows, l.password);
         }
         return readableComments(ctx, await ctx.prisma.comment.findMany({ ...query, where: l.where, orderBy: l.orderBy, skip: l.skip, take: l.take }), l.password);
       },
@@ -191,7 +205,8 @@ builder.queryFields((t) => ({
       const where = await commentListWhere(ctx, filter);
       const skip = args.offset ?? (page - 1) * take;
       const sorted = await sortedComments(ctx, where, filter, paging);
-      return { where, orderBy: commentListOrder(paging), skip, take, ids: sorted ? sorted.rows.slice(skip, skip + take).map((r) => r.id) : null, password: filter.password ?? null };
+      const ofPost = filter.post?.length === 1 && !sorted ? { post: filter.post[0], where: await commentListWhere(ctx, { ...filter, post: null }) } : undefined;
+      return { where, orderBy: commentListOrder(paging), skip, take, ids: sorted ? sorted.rows.slice(skip, skip + take).map((r) => r.id) : null, password: filter.password ?? null, ofPost };
     },
   }),
   comments: t.field({
