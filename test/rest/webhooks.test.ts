@@ -2,6 +2,9 @@
 // signed per Standard Webhooks (verified by the standardwebhooks library in a loopback receiver),
 // retries on a moved clock, the delivery log, redelivery, and two dispatchers over one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestSite, provider, service, type TestSite } from '../helpers/app.js';
 import { EVENT_LOG_KEEP, recordContentEvent, type ContentEvent } from '../../src/content/events.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -11,12 +14,16 @@ let rx: Receiver;
 /** The dispatcher's clock: moved by the tests, never waited on. */
 let now = Date.now();
 
+/** The media test's file goes to a directory of its own, removed afterwards. */
+let uploads = '';
+
 beforeAll(async () => {
   rx = await startReceiver();
-  site = await createTestSite({ webhookAllowHosts: [rx.host] });
+  uploads = mkdtempSync(join(tmpdir(), 'webhooks-uploads-'));
+  site = await createTestSite({ webhookAllowHosts: [rx.host], uploadsDir: uploads });
   site.app.webhooks.clock.now = () => now;
 });
-afterAll(async () => { await site?.close(); await rx?.close(); });
+afterAll(async () => { await site?.close(); await rx?.close(); if (uploads) rmSync(uploads, { recursive: true, force: true }); });
 
 /** Makes a webhook as the administrator; the receiver verifies with its secret. */
 async function hook(events: string[], extra: Record<string, unknown> = {}): Promise<any> {
@@ -137,7 +144,7 @@ describe('ping', () => {
 
 describe('deliveries', () => {
   it('sends every event of a burst once, signed, under the names subscribed to', async () => {
-    const h = await hook(['post.*', 'page.published', 'category.*', 'tag.created']);
+    const h = await hook(['post.*', 'page.published', 'category.*', 'tag.created', 'media.created']);
     rx.received.length = 0;
     const posts = await Promise.all(Array.from({ length: 8 }, (_, i) => site.createPost({ title: `Burst ${i}`, status: i % 2 ? 'publish' : 'draft' })));
     const page = await site.createPage({ title: 'A page', status: 'publish' });
@@ -149,7 +156,10 @@ describe('deliveries', () => {
     const trashed = await site.req('DELETE', `/core/v2/posts/${posts[2].id}`, { as: 'administrator' });
     expect(trashed.status).toBe(200);
     await site.req('DELETE', `/core/v2/categories/${cat.id}?force=true`, { as: 'administrator' });
-    const expected = 8 + 1 + 1 + 1 + 1 + 1 + 1; // posts, the page, category created and deleted, the tag, post 0 published, post 2 trashed
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWP4z8AARwjWfwYGAG+qB/l/O6VpAAAAAElFTkSuQmCC', 'base64');
+    const media = await site.req('POST', '/core/v2/media', { as: 'administrator', body: png, headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="hooked.png"' } });
+    expect(media.status).toBe(201);
+    const expected = 8 + 1 + 1 + 1 + 1 + 1 + 1 + 1; // posts, the page, category created and deleted, the tag, post 0 published, post 2 trashed, the image
     await site.app.webhooks.drain();
     await rx.until((r) => r.length >= expected);
     const got = [...rx.unique().values()];
@@ -163,6 +173,8 @@ describe('deliveries', () => {
     expect(names('category.created')).toEqual([cat.id]);
     expect(names('category.deleted')).toEqual([cat.id]);
     expect(got.filter((r) => r.body.type === 'tag.created')).toHaveLength(1);
+    expect(names('media.created')).toEqual([media.body.id]);
+    expect(got.find((r) => r.body.type === 'media.created')!.body.data.rest_url).toMatch(new RegExp(`/wp-json/core/v2/media/${media.body.id}$`));
     const pub = got.find((r) => r.body.type === 'post.published' && r.body.data.id === posts[0].id)!;
     expect(pub.body.data).toMatchObject({ object: 'content', type: 'post', action: 'updated', status: 'publish', previous_status: 'draft' });
     expect(pub.body.data.rest_url).toMatch(new RegExp(`/wp-json/core/v2/posts/${posts[0].id}$`));
