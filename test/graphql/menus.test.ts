@@ -59,6 +59,29 @@ describe('a menu read by its location', () => {
     }]);
   });
 
+  it('reads the nested menu in a fixed number of statements, however many items it has', async () => {
+    const n = await site.req('POST', '/core/v2/menus', { as: 'administrator', json: { name: 'Counted', locations: ['footer'] } });
+    const cost = async () => {
+      const before = site.db.statements;
+      const res = await site.gql(NESTED, { location: 'footer' });
+      expect(res.errors).toBeUndefined();
+      return { items: res.data.menuItems.nodes.length, statements: site.db.statements - before };
+    };
+    const grow = async (k: number) => {
+      // Each write also retires any cached answer, so every read below is a cold one.
+      const page = await site.createPage({ title: `Counted ${k}`, status: 'publish' });
+      const top = await site.req('POST', '/core/v2/menu-items', { as: 'administrator', json: { type: 'post_type', object_id: page.id, menus: n.body.id, menu_order: k } });
+      await site.req('POST', '/core/v2/menu-items', { as: 'administrator', json: { type: 'taxonomy', object_id: fx.news.id, menus: n.body.id, parent: top.body.id, menu_order: k } });
+    };
+    await grow(1);
+    const small = await cost();
+    for (let k = 2; k <= 4; k++) await grow(k);
+    const large = await cost();
+    expect([small.items, large.items]).toEqual([1, 4]);
+    expect(large.statements).toBe(small.statements);
+    expect((await site.req('DELETE', `/core/v2/menus/${n.body.id}?force=true`, { as: 'administrator' })).status).toBe(200);
+  });
+
   it('shows a menu editor every item, the draft page\'s too', async () => {
     const res = await site.gql(NESTED, { location: 'primary' }, { as: 'administrator' });
     expect(res.errors).toBeUndefined();
