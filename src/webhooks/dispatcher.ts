@@ -113,7 +113,7 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
     return worked;
   }
 
-  /** The log rows after the webhook's cursor as deliveries, and its cursor moved; whether any was made. */
+  /** The log rows after the webhook's cursor as deliveries, and its cursor moved; whether it did either. */
   async function fanOut(hook: WebhookRow): Promise<boolean> {
     return db.prisma.$transaction(async (tx) => {
       let cursor = hook.cursor;
@@ -155,7 +155,8 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
       }
       const settled = settledCursor(db.provider, cursor, rows, now);
       if (settled > cursor) await tx.webhook.updateMany({ where: { id: hook.id, cursor: { lt: settled } }, data: { cursor: settled } });
-      return made > 0;
+      // Work done: deliveries made, or the cursor moved (a full batch may have more after it).
+      return made > 0 || settled > cursor;
     });
   }
 
