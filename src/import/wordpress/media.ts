@@ -57,7 +57,8 @@ const hostOf = (url: string): string | null => {
 export function fetchTarget(url: string, p: FetchPolicy): { url: string } | { refused: string } {
   let target = url;
   for (const [from, to] of p.baseUrlMap) {
-    if (target.startsWith(from)) { target = to + target.slice(from.length); break; }
+    // A prefix ending where a path segment does (http://a.example does not match http://a.example.org/…).
+    if (target.startsWith(from) && (from.endsWith('/') || ['', '/', '?', '#'].includes(target.charAt(from.length)))) { target = to + target.slice(from.length); break; }
   }
   const host = hostOf(target);
   if (!host) return { refused: `not a valid URL: ${url}` };
