@@ -2,6 +2,7 @@
 // additional_errors. GraphQL errors from the domain carry code and status in their extensions.
 import type { GraphQLError } from 'graphql';
 import { log } from '../src/log.js';
+import { isRequestAborted } from '../src/db/abort.js';
 
 export class WpError extends Error {
   constructor(public code: string, message: string, public status: number, public data: Record<string, unknown> = {}, public additional: WpError[] = []) {
@@ -24,10 +25,18 @@ export function tooManyValues(err: unknown): WpError | null {
   return new WpError('rest_invalid_param', 'Invalid parameter(s): the request\'s id lists hold more values than one query can take; send fewer.', 400, { params: {}, details: {} });
 }
 
+/**
+ * A read stopped because its client left (src/db/abort.ts): not a fault, and nobody reads the
+ * answer; 499 as proxies log a closed request.
+ */
+export function clientGone(err: unknown): WpError | null {
+  return isRequestAborted(err) ? new WpError('http_request_aborted', 'The client closed the connection before the answer was ready.', 499) : null;
+}
+
 export function fromGraphQLError(error: GraphQLError): WpError {
   const ext = error.extensions as { code?: string; status?: number; data?: Record<string, unknown> } | undefined;
   if (ext?.code && typeof ext.status === 'number') return new WpError(ext.code, error.message, ext.status, ext.data ?? {});
-  const limit = tooManyValues(error.originalError);
+  const limit = tooManyValues(error.originalError) ?? clientGone(error.originalError);
   if (limit) return limit;
   // Anything unexpected is masked: the client learns only that it failed.
   log.error({ err: error.originalError ?? error, path: error.path }, 'unexpected error');

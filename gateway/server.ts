@@ -9,6 +9,7 @@ import { bodyTooLarge } from './errors.js';
 import { NOT_PLAIN } from './dispatch.js';
 import { COMMENT_FORM_PATH } from './site/front.js';
 import { log, logRequest } from '../src/log.js';
+import { isRequestAborted, withAbortSignal } from '../src/db/abort.js';
 
 /**
  * A whole answer's headers with its Content-Length. Headers given to writeHead are written at once,
@@ -117,6 +118,13 @@ class IncomingHeaders implements Headers {
   [Symbol.iterator]() { return this.#headers()[Symbol.iterator](); }
 }
 
+/** A signal that fires when the connection closes before the answer has been written whole. */
+function leaving(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => { if (!res.writableFinished) controller.abort(); });
+  return controller.signal;
+}
+
 /** The HTML sign-in pages: low traffic, so they go through a fetch Request. */
 async function serveAdmin(app: App, req: IncomingMessage, res: ServerResponse, ip: string | undefined): Promise<void> {
   try {
@@ -167,6 +175,8 @@ async function serveSite(app: App, req: IncomingMessage, res: ServerResponse, ip
     res.writeHead(out.status, withLength(out.status, out.headers, out.body));
     res.end(req.method === 'HEAD' ? undefined : out.body);
   } catch (err) {
+    // A page whose reader left stops at its next statement: nothing to log, nobody to answer.
+    if (isRequestAborted(err)) return void res.destroy();
     log.error({ err, reqId: res.getHeader('x-request-id') }, 'unexpected error');
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
     res.end('The server could not answer this request.');
@@ -258,7 +268,9 @@ export function createHttpServer(app: App): Server {
         closeAfter(req, res);
         return void res.writeHead(413, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' }).end(JSON.stringify(bodyTooLarge().body()));
       }
-      return void app.graphql().then((yoga) => yoga.requestListener(req, res, { ip }), (err) => {
+      // A query sent with GET is a read: it stops when its client leaves, as a REST read does.
+      const listen = (yoga: Awaited<ReturnType<App['graphql']>>) => (req.method === 'GET' ? withAbortSignal(leaving(res), () => yoga.requestListener(req, res, { ip })) : yoga.requestListener(req, res, { ip }));
+      return void app.graphql().then(listen, (err) => {
         log.error({ err, reqId: id }, 'the GraphQL server could not be loaded');
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
         res.end(JSON.stringify({ errors: [{ message: 'The server could not answer this request.' }] }));
@@ -270,7 +282,7 @@ export function createHttpServer(app: App): Server {
       return void res.writeHead(out.status, out.headers).end(out.body);
     }
     if (door === 'upload') return void serveUploadFile(app, url, req, res);
-    if (door === 'site') return void serveSite(app, req, res, ip);
+    if (door === 'site') return void (req.method === 'GET' || req.method === 'HEAD' ? withAbortSignal(leaving(res), () => serveSite(app, req, res, ip)) : serveSite(app, req, res, ip));
     if (inFlight >= limit) {
       res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));
@@ -278,12 +290,14 @@ export function createHttpServer(app: App): Server {
     }
     inFlight++;
     const core = { method: req.method ?? 'GET', url: req.url ?? '/', parsed: url, headers: new IncomingHeaders(req) as Headers, body: null as Buffer | null, stream: undefined as Readable | undefined, ip, id };
+    const read = core.method === 'GET' || core.method === 'HEAD';
     try {
       // An upload's body goes to the dispatcher as the stream it is; other bodies are read whole.
       const streamed = app.wantsStream(core.method, core.url, req.headers['content-type']);
       if (streamed) core.stream = req;
       else if (core.method !== 'GET' && core.method !== 'HEAD') core.body = await readBody(req, config.bodyMaxBytes);
-      const out = await app.handle(core);
+      // A read whose client leaves stops at its next SQL statement (src/db/abort.ts).
+      const out = await (read ? withAbortSignal(leaving(res), () => app.handle(core)) : app.handle(core));
       // A refused upload leaves its body unread: close the connection rather than read the rest.
       if (streamed && !req.complete) closeAfter(req, res);
       // A streamed body (the content export) is written as it is produced, at the pace the client

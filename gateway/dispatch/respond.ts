@@ -6,7 +6,7 @@ import { RestError } from '../../src/errors.js';
 import { snakeCase } from '../../src/resources/define.js';
 import { log } from '../../src/log.js';
 import type { Method, Params, RouteResult } from '../types.js';
-import { WpError, tooManyValues } from '../errors.js';
+import { WpError, clientGone, tooManyValues } from '../errors.js';
 import { applyFields } from '../shape/fields.js';
 import type { CoreRequest, CoreResponse } from './core.js';
 
@@ -83,7 +83,7 @@ export function finish(discovery: string, request: CoreRequest, ctx: Context | n
 export function errorResult(err: unknown, reqId?: string): RouteResult {
   const error = err instanceof WpError ? err : err instanceof RestError
     ? restNamed(new WpError(err.extensions.code, err.message, err.extensions.status, err.extensions.data ?? {}))
-    : tooManyValues(err) ?? (log.error({ err, reqId }, 'unexpected error'), new WpError('internal_server_error', 'The server could not answer this request.', 500));
+    : tooManyValues(err) ?? clientGone(err) ?? (log.error({ err, reqId }, 'unexpected error'), new WpError('internal_server_error', 'The server could not answer this request.', 500));
   return { status: error.status, body: error.body() };
 }
 

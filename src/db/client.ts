@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spendStatement } from './statement-budget.js';
+import { currentAbortSignal, RequestAborted, throwIfAborted } from './abort.js';
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { providerOf } from '../config.js';
@@ -480,8 +481,9 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   let version = 0;
   let local = 0;
   // Every statement sent, and one more against the running unit of work's budget, if any (throws
-  // past it); none of the process's own background work (`inBackground`).
-  const count = () => { if (background.getStore()) return; spendStatement(); statements++; };
+  // past it); none of the process's own background work (`inBackground`). A read request whose
+  // client has left sends none (./abort.ts).
+  const count = () => { if (background.getStore()) return; throwIfAborted(); spendStatement(); statements++; };
 
   // Each database's driver, adapter and generated client are loaded when a handle of that kind is
   // opened: a SQLite site never loads pg and Prisma's PostgreSQL client, nor the reverse.
@@ -650,8 +652,23 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       if (!pool) await prisma.$connect();
       if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
       count();
-      const result = await pool.query({ text: sql, values: args.map(postgresValue), types, name: statementName(sql) });
-      return result.rows;
+      const query = { text: sql, values: args.map(postgresValue), types, name: statementName(sql) };
+      const signal = currentAbortSignal();
+      if (!signal) return (await pool.query(query)).rows;
+      // A read of a request: cancelled on the server if its client leaves while it runs.
+      const client = await pool.connect();
+      const p = pool;
+      const cancel = () => { void p.query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID]).catch(() => {}); };
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        if (signal.aborted) throw new RequestAborted();
+        return (await client.query(query)).rows;
+      } catch (err) {
+        throw signal.aborted ? new RequestAborted() : err;
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        client.release();
+      }
     },
     transactionStatement: () => slots.getStore()?.run ?? null,
     transactionFinish: () => slots.getStore()?.finish ?? null,

@@ -1,0 +1,97 @@
+// A read whose client leaves stops its work (src/db/abort.ts): the statements it would still send
+// are not sent, its handler ends with the quiet 499 and nothing is logged as a fault; on PostgreSQL
+// the statement running when the client left is cancelled on the server.
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleLane, createTestSite, provider, type TestSite } from '../helpers/app.js';
+import { currentAbortSignal } from '../../src/db/abort.js';
+
+type Read = TestSite['db']['read'];
+type Handle = TestSite['app']['handle'];
+
+// Not in the bundle lane: it reads the request's signal from the sources' module (the bundle has its own copy).
+describe.skipIf(bundleLane)('abandoned requests', () => {
+  let site: TestSite;
+  beforeAll(async () => {
+    site = await createTestSite();
+    for (let i = 0; i < 3; i++) await site.createPost({ title: `Left behind ${i}`, status: 'publish' });
+  });
+  afterAll(() => site?.close());
+
+  /**
+   * The first read carrying `marker` among its values is handed to `step` instead of sent (step
+   * gets the original read); what the request's handling resolved to is kept.
+   */
+  function intercept(marker: string, step: (run: Read, sql: string, args: readonly unknown[]) => Promise<Record<string, unknown>[]>) {
+    const db = site.db;
+    const read = db.read;
+    const app = site.app;
+    const handle = app.handle;
+    let arrived!: (v: { done: Promise<unknown>; signal: AbortSignal | undefined }) => void;
+    const arrival = new Promise<{ done: Promise<unknown>; signal: AbortSignal | undefined }>((resolve) => { arrived = resolve; });
+    const handled: Promise<Awaited<ReturnType<Handle>>>[] = [];
+    let taken = false;
+    db.read = (sql, args) => {
+      if (taken || !args.some((a) => a === marker)) return read.call(db, sql, args);
+      taken = true;
+      const signal = currentAbortSignal();
+      const done = step(read.bind(db), sql, args);
+      arrived({ done, signal });
+      return done;
+    };
+    app.handle = (core) => { const p = handle.call(app, core); handled.push(p); return p; };
+    return {
+      arrival, handled,
+      restore() { db.read = read; app.handle = handle; },
+    };
+  }
+
+  it('sends no statement once the client of a read has left, and answers nobody', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const seen = intercept('left-behind-marker', async (run, sql, args) => { await gate; return run(sql, args); });
+    try {
+      const client = new AbortController();
+      const asked = fetch(`${site.origin}/wp-json/core/v2/posts?slug=left-behind-marker`, { signal: client.signal }).catch((err: Error) => err);
+      const { done, signal } = await seen.arrival;
+      expect(signal?.aborted).toBe(false);
+      client.abort();
+      expect(await asked).toBeInstanceOf(Error);
+      // Once the server has heard the connection close, the held read is let go on.
+      if (!signal!.aborted) await once(signal!, 'abort');
+      const statementsBefore = site.db.statements;
+      open();
+      await expect(done).rejects.toMatchObject({ name: 'RequestAborted' });
+      const out = await seen.handled[0];
+      expect(out.status).toBe(499);
+      expect(site.db.statements).toBe(statementsBefore);
+    } finally {
+      seen.restore();
+    }
+    // The same read, its client waiting: answered as usual.
+    const res = await site.req('GET', '/core/v2/posts?slug=left-behind-marker');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+  });
+
+  it.runIf(provider === 'postgres')('cancels the PostgreSQL statement a read was running when its client left', async () => {
+    const marker = 'cancel-me-marker';
+    const seen = intercept(marker, (run) => run(`SELECT pg_sleep(120)::text AS "n" /* ${marker} */`, []));
+    const running = `SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(120)%${marker}%' AND pid <> pg_backend_pid()`;
+    try {
+      const client = new AbortController();
+      const asked = fetch(`${site.origin}/wp-json/core/v2/posts?slug=${marker}`, { signal: client.signal }).catch((err: Error) => err);
+      const { done } = await seen.arrival;
+      // Until the server runs it: each look is a query of its own, awaited.
+      while (Number((await site.db.prisma.$queryRawUnsafe<{ n: number }[]>(running))[0].n) === 0) { /* look again */ }
+      client.abort();
+      expect(await asked).toBeInstanceOf(Error);
+      // Two minutes of sleep would outlast the test's time: it ends because the server cancelled it.
+      await expect(done).rejects.toMatchObject({ name: 'RequestAborted' });
+      expect(Number((await site.db.prisma.$queryRawUnsafe<{ n: number }[]>(running))[0].n)).toBe(0);
+      expect((await seen.handled[0]).status).toBe(499);
+    } finally {
+      seen.restore();
+    }
+  });
+});
