@@ -371,6 +371,28 @@ describe('import wordpress: dry runs, hosts and resuming', () => {
   });
 });
 
+describe('import wordpress: authors', () => {
+  let site: TestSite;
+  beforeAll(async () => { site = await createTestSite({ uploadsDir: join(tmp, 'uploads-authors') }); });
+  afterAll(async () => { await site?.close(); });
+
+  it("--author-map gives an author's items to a user of the site; a mapping to no user is skipped with the reason", async () => {
+    const file = join(tmp, 'authors.xml');
+    writeFileSync(file, generateWxr({ posts: 3, pages: 0, comments: 0, base: 'http://authors.example', authors: ['gen-dora', 'gen-emil', 'gen-finn'] }));
+    const run = await runImport(site, file, { 'author-map': 'gen-dora=editor1,gen-emil=nobody-here' });
+    expect(run.code, run.err).toBe(0);
+    expect(counts(run.out).author).toEqual({ imported: 1, matched: 1, already: 0, skipped: 1 });
+    expect(run.out).toMatch(/^ {2}author 2 gen-emil: --author-map names nobody-here, who is not a user of this site; their items go to the operator$/m);
+    const posts = (await site.req('GET', '/core/v2/posts?search=Post&per_page=100&context=edit', { as: 'administrator' })).body as any[];
+    const author = (slug: string) => posts.find((p) => p.slug === slug)?.author;
+    // Posts are written by authors in turn: gen-dora, gen-emil, gen-finn.
+    expect([author('gen-post-0'), author('gen-post-1')]).toEqual([site.users.editor.id, site.users.administrator.id]);
+    const finn = await site.db.prisma.user.findUniqueOrThrow({ where: { login: 'gen-finn' } });
+    expect([author('gen-post-2'), finn.role]).toEqual([finn.id, 'author']);
+    expect(await site.db.prisma.user.count({ where: { login: { in: ['gen-dora', 'gen-emil'] } } })).toBe(0);
+  });
+});
+
 describe.runIf(provider === 'sqlite')('import wordpress on the command line', () => {
   const run = promisify(execFile);
   it('a file that is not a WordPress export ends with exit code 1 and a clear message', async () => {
