@@ -170,10 +170,13 @@ export async function listMenus(ctx: Context, f: MenuFilter, o: { skip: number; 
 
 // ---------------------------------------------------------------- menus: writes
 
+/** What a caller writes in the same transaction as a menu or an item (an import's record of where it came from). */
+export interface WriteOptions { within?: (tx: Tx, id: number) => Promise<void> }
+
 export interface MenuInput { name?: string | null; slug?: string | null; description?: string | null; locations?: string[] | null; autoAdd?: boolean | null }
 
 /** Creates (id null) or updates a menu, its locations and its auto_add setting, in one transaction; returns its id. */
-export async function saveMenu(ctx: Context, id: number | null, input: MenuInput): Promise<number> {
+export async function saveMenu(ctx: Context, id: number | null, input: MenuInput, o: WriteOptions = {}): Promise<number> {
   const existing = id === null ? null : await findMenu(ctx, id);
   if (existing) requireEdit(ctx, 'rest_cannot_update', 'Sorry, you are not allowed to edit this term.');
   else requireEdit(ctx, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
@@ -199,6 +202,7 @@ export async function saveMenu(ctx: Context, id: number | null, input: MenuInput
     const menuId = existing ? (await tx.term.update({ where: { id: existing.id }, data })).id : (await tx.term.create({ data: { taxonomy: NAV_MENU, ...data } })).id;
     const before = await readMenuOptions(tx);
     const after = await writeMenuOptions(tx, before, menuId, input);
+    await o.within?.(tx, menuId);
     await recordContentEvent(tx, ctx.db, {
       kind: 'menu', action: existing ? 'updated' : 'created', type: NAV_MENU, id: menuId, status: 'publish', previousStatus: existing ? 'publish' : '',
       authorId: ctx.viewer?.id ?? 0, parentId: null,
@@ -617,7 +621,7 @@ const validUrl = (url: string) => url === '' || (!/[\s<>"]/.test(url) && hasAllo
  * must exist; custom links need a label and a URL; the menu and the parent item must exist. The
  * row, its meta and its menu are written in one transaction with the menu's count and the event.
  */
-export async function saveMenuItem(ctx: Context, id: number | null, input: MenuItemInput): Promise<number> {
+export async function saveMenuItem(ctx: Context, id: number | null, input: MenuItemInput, o: WriteOptions = {}): Promise<number> {
   let existing: MenuItemRecord | null = null;
   if (id !== null) {
     [existing] = id > 0 ? await itemsById(ctx, [id]) : [null];
@@ -700,6 +704,7 @@ export async function saveMenuItem(ctx: Context, id: number | null, input: MenuI
     });
     if (v.menuId) await tx.termRelationship.create({ data: { contentId: savedId, termId: v.menuId, taxonomy: NAV_MENU } });
     await recountMenus(tx, [...new Set([v.menuId, existing?.menuId ?? 0])].filter(Boolean));
+    await o.within?.(tx, savedId);
     await recordContentEvent(tx, ctx.db, itemEvent(existing ? 'updated' : 'created', {
       id: savedId, status: v.status, previousStatus: existing?.status ?? '', authorId: existing?.authorId ?? ctx.viewer?.id ?? 0, parent: v.parent,
       data: { menu: v.menuId, previousMenu: existing?.menuId ?? 0, title, type: v.type, object, objectId, menuOrder: v.menuOrder },

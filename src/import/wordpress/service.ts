@@ -8,9 +8,9 @@
 // so what is already there is skipped and a stopped run goes on where it stopped. Users and terms
 // already on the site (by login or email; by taxonomy and slug) are used, not duplicated.
 //
-// Writes go through the domain services (users, terms, content, media), so their rules and the
-// event log apply; comments and menu items, which have no service yet, are written by ./store.ts
-// with their events.
+// Writes go through the domain services (users, terms, menus, content, media), so their rules and the
+// event log apply; comments, which the comments service only creates as new ones, are written by
+// ./store.ts with their events.
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { RestError } from '../../errors.js';
@@ -26,8 +26,9 @@ import { orderParentsFirst, parseWxrDocument, type WxrComment, type WxrDocument,
 import { isSerialized, metaValueFromWxr, unserialize, type PhpValue } from '../wxr/php.js';
 import { canonical, makeRewriter, withoutSlash, type Rewrites } from './rewrite.js';
 import { download, exportedMeta, fetchTarget, folderUrl, SkipError, sourceFileUrl, type ExportedMeta, type FetchPolicy } from './media.js';
+import { saveMenu, saveMenuItem } from '../../menus/service.js';
 import {
-  insertComment, insertMenuItem, loadRecords, recordMenuCreated, recordExisting, recordKey, wallClock, writeRecord, type RecordKind, type Records,
+  insertComment, loadRecords, recordExisting, recordKey, wallClock, writeRecord, type RecordKind, type Records,
 } from './store.js';
 
 export { WxrError } from '../wxr/parse.js';
@@ -262,22 +263,17 @@ class Importer {
     if (this.dry) { this.tally(kind, 'imported'); return this.fake(); }
     const parent = ref?.hierarchical && t.parentSlug ? this.terms.get(`${t.taxonomy}:${t.parentSlug}`) : undefined;
     try {
-      const id = await saveTerm(this.ctx, t.taxonomy, null, {
-        name: t.name || t.slug, slug, description: t.description, ...(parent && parent > 0 ? { parent } : {}),
-      }, {
-        within: async (tx, id) => {
-          await this.record('term', sourceId)(tx, id);
-          // The terms service leaves menus' events to the menus; this one as the menus service records a new menu's.
-          if (t.taxonomy === 'nav_menu') await recordMenuCreated(tx, this.ctx, id, t.name || t.slug, slug);
-        },
-      });
+      const within = this.record('term', sourceId);
+      const id = t.taxonomy === 'nav_menu'
+        ? await saveMenu(this.ctx, null, { name: t.name || t.slug, slug, description: t.description }, { within })
+        : await saveTerm(this.ctx, t.taxonomy, null, { name: t.name || t.slug, slug, description: t.description, ...(parent && parent > 0 ? { parent } : {}) }, { within });
       this.tally(kind, 'imported');
       return id;
     } catch (err) {
       if (!(err instanceof RestError)) throw err;
       // The same name under the same parent with another slug: that term is this one.
       const clash = (err.extensions.data as { term_id?: number } | undefined)?.term_id;
-      if (err.extensions.code === 'term_exists' && clash) {
+      if ((err.extensions.code === 'term_exists' || err.extensions.code === 'menu_exists') && clash) {
         await this.note('term', sourceId, clash);
         this.tally(kind, 'matched');
         return clash;
@@ -549,16 +545,15 @@ class Importer {
   private async importMenuItems(list: WxrItem[]): Promise<void> {
     const parentOf = (i: WxrItem) => metaOf(i, '_menu_item_menu_item_parent') ?? '0';
     const ordered = orderParentsFirst(list, (i) => i.sourceId, (i) => (parentOf(i) !== '0' ? parentOf(i) : ''));
-    const site = this.dry ? null : await this.ctx.site();
     let done = 0;
     for (const item of ordered) {
-      const id = await this.importMenuItem(item, parentOf(item), site?.home ?? '');
+      const id = await this.importMenuItem(item, parentOf(item));
       if (id !== null) this.menuItems.set(item.sourceId, id);
       this.progress('menu items', ++done, ordered.length);
     }
   }
 
-  private async importMenuItem(item: WxrItem, parentSource: string, home: string): Promise<number | null> {
+  private async importMenuItem(item: WxrItem, parentSource: string): Promise<number | null> {
     const label = `${item.title || '(label of its object)'} in ${item.terms.find((t) => t.taxonomy === 'nav_menu')?.name ?? '(no menu)'}`;
     const skip = (reason: string) => { this.tally('nav_menu_item', 'skipped', { id: item.sourceId, label, reason }); return null; };
     const already = this.known('menu_item', item.sourceId);
@@ -567,37 +562,48 @@ class Importer {
     const menuId = menuSlug ? this.terms.get(`nav_menu:${menuSlug}`) : undefined;
     if (!menuId) return skip('its menu is not in the export');
     const type = metaOf(item, '_menu_item_type') ?? 'custom';
+    const object = metaOf(item, '_menu_item_object') ?? '';
     const objectSource = metaOf(item, '_menu_item_object_id') ?? '0';
-    let objectId: number | undefined;
+    let objectId = 0;
     if (type === 'post_type') {
-      objectId = this.contents.get(objectSource) ?? this.attachments.get(objectSource);
-      if (objectId === undefined) return skip(`the ${metaOf(item, '_menu_item_object') ?? 'item'} it points at (${objectSource}) was not imported`);
+      const found = this.contents.get(objectSource) ?? this.attachments.get(objectSource);
+      if (found === undefined) return skip(`the ${object || 'item'} it points at (${objectSource}) was not imported`);
+      objectId = found;
     } else if (type === 'taxonomy') {
-      objectId = this.termsBySourceId.get(objectSource);
-      if (objectId === undefined) return skip(`the ${metaOf(item, '_menu_item_object') ?? 'term'} it points at (${objectSource}) was not imported`);
-    } else if (type !== 'custom') {
+      const found = this.termsBySourceId.get(objectSource);
+      if (found === undefined) return skip(`the ${object || 'term'} it points at (${objectSource}) was not imported`);
+      objectId = found;
+    } else if (type !== 'custom' && type !== 'post_type_archive') {
       return skip(`menu items of the type ${type} are not imported`);
     }
     const parent = parentSource !== '0' ? this.menuItems.get(parentSource) : 0;
     if (parent === undefined) return skip(`its parent item (${parentSource}) was not imported`);
     if (this.dry) { this.tally('nav_menu_item', 'imported'); return this.fake(); }
-    const meta = item.meta.filter((m) => !NOT_COPIED.has(m.key)).map((m) => {
-      if (m.key === '_menu_item_object_id') return { key: m.key, value: String(objectId ?? 0) };
-      if (m.key === '_menu_item_menu_item_parent') return { key: m.key, value: String(parent) };
-      if (m.key === '_menu_item_url') return { key: m.key, value: this.rewrite(m.value) };
-      if (m.key === '_menu_item_classes') return { key: m.key, value: JSON.stringify(listOf(m.value)) };
-      if (m.key === '_menu_item_xfn') return { key: m.key, value: listOf(m.value).filter(Boolean).join(' ') };
-      return { key: m.key, value: metaValueFromWxr(m.value) };
-    });
-    const dates = itemDates(item);
-    const id = await insertMenuItem(this.ctx, this.source, item.sourceId, {
-      menuId, authorId: this.authorOf(item), title: item.title, description: item.content.trim(), attrTitle: item.excerpt,
-      status: item.status === 'draft' ? 'draft' : 'publish', menuOrder: item.menuOrder, date: dates.date, dateGmt: dates.dateGmt,
-      guidBase: home, meta, customObject: type === 'custom',
-    });
-    this.records.set(recordKey('menu_item', item.sourceId), id);
-    this.tally('nav_menu_item', 'imported');
-    return id;
+    // Post meta of the item other than the menus service's own keys, copied as for any item.
+    const extra = item.meta.filter((m) => !NOT_COPIED.has(m.key) && !m.key.startsWith('_menu_item_'));
+    try {
+      const id = await saveMenuItem(this.ctx, null, {
+        title: item.title, status: item.status === 'draft' ? 'draft' : 'publish', menuId, parent, menuOrder: item.menuOrder,
+        type, object, objectId, url: type === 'custom' ? this.rewrite(metaOf(item, '_menu_item_url') ?? '') : '',
+        description: item.content.trim(), attrTitle: item.excerpt, target: metaOf(item, '_menu_item_target') ?? '',
+        cssClasses: listOf(metaOf(item, '_menu_item_classes') ?? ''), xfn: listOf(metaOf(item, '_menu_item_xfn') ?? ''),
+      }, {
+        within: async (tx, id) => {
+          await this.record('menu_item', item.sourceId)(tx, id);
+          if (extra.length) await tx.postMeta.createMany({ data: extra.map((m) => ({ contentId: id, key: m.key, value: metaValueFromWxr(m.value) })) });
+          // Its author and dates as exported (the service stamps the writer and now).
+          const author = this.authorOf(item);
+          const date = wallClock(item.date);
+          const dateGmt = wallClock(item.dateGmt);
+          await tx.content.update({ where: { id }, data: { ...(date ? { date } : {}), ...(dateGmt ? { dateGmt } : {}), ...(author ? { authorId: author } : {}) } });
+        },
+      });
+      this.tally('nav_menu_item', 'imported');
+      return id;
+    } catch (err) {
+      if (!(err instanceof RestError)) throw err;
+      return skip(`${err.extensions.code}: ${err.message}`);
+    }
   }
 
   private authorOf(item: WxrItem): number {
@@ -688,13 +694,6 @@ function discussion(item: WxrItem): Pick<ContentInput, 'commentStatus' | 'pingSt
     ...(item.commentStatus === 'open' || item.commentStatus === 'closed' ? { commentStatus: item.commentStatus } : {}),
     ...(item.pingStatus === 'open' || item.pingStatus === 'closed' ? { pingStatus: item.pingStatus } : {}),
   };
-}
-
-function itemDates(item: WxrItem): { date: Date; dateGmt: Date } {
-  const gmt = wallClock(item.dateGmt);
-  const local = wallClock(item.date);
-  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-  return { date: local ?? gmt ?? now, dateGmt: gmt ?? local ?? now };
 }
 
 type TxOf = Parameters<typeof writeRecord>[0];

@@ -1,7 +1,8 @@
 // What the WordPress import writes itself: its records (ImportRecord: which source item became
-// which row), and the comments and menu items, which have no domain service of their own yet.
-// Each of those is written in one transaction with its record and its event-log entry, as the
-// content service writes a post, so a run stopped at any point leaves whole items behind.
+// which row), and the comments, which the comments service only creates as new comments (with
+// the checks of a REST create; docs/import.md says why). Each comment is written in one
+// transaction with its record and its event-log entry, as the content service writes a post, so
+// a run stopped at any point leaves whole items behind.
 import type { Context } from '../../context.js';
 import type { Prisma, Tx } from '../../db/client.js';
 import { recordContentEvent } from '../../content/events.js';
@@ -62,58 +63,6 @@ export async function insertComment(ctx: Context, source: string, sourceId: stri
   });
 }
 
-export interface MenuItemRow {
-  menuId: number;
-  authorId: number;
-  title: string;
-  description: string;
-  attrTitle: string;
-  status: string;
-  menuOrder: number;
-  date: Date;
-  dateGmt: Date;
-  guidBase: string;
-  /** `_menu_item_*` keys with their values as stored (ids already the new ones, except `_menu_item_object_id` of a custom link: filled with the new id). */
-  meta: { key: string; value: string }[];
-  customObject: boolean;
-}
-
-/**
- * A menu item as WordPress stores it (a nav_menu_item row with `_menu_item_*` meta, filed under
- * its menu), its record and its event, in one transaction; the menu's count grows by one.
- */
-export async function insertMenuItem(ctx: Context, source: string, sourceId: string, row: MenuItemRow): Promise<number> {
-  return ctx.prisma.$transaction(async (tx) => {
-    const { id } = await tx.content.create({
-      data: {
-        type: 'nav_menu_item', status: row.status, authorId: row.authorId, title: row.title, content: row.description, excerpt: row.attrTitle,
-        slug: '', date: row.date, dateGmt: row.dateGmt, modified: row.date, modifiedGmt: row.dateGmt, commentStatus: 'closed', pingStatus: 'closed',
-        format: '', menuOrder: row.menuOrder, guid: '',
-      },
-      select: { id: true },
-    });
-    await tx.content.update({ where: { id }, data: { slug: String(id), guid: `${row.guidBase}/?p=${id}` } });
-    const meta = row.meta.map((m) => ({ contentId: id, key: m.key, value: row.customObject && m.key === '_menu_item_object_id' ? String(id) : m.value }));
-    if (meta.length) await tx.postMeta.createMany({ data: meta });
-    await tx.termRelationship.create({ data: { contentId: id, termId: row.menuId, taxonomy: 'nav_menu' } });
-    // The menu's count is its items, as the menus service keeps it.
-    const count = await tx.termRelationship.count({ where: { termId: row.menuId } });
-    await tx.term.update({ where: { id: row.menuId }, data: { count } });
-    await writeRecord(tx, source, 'menu_item', sourceId, id);
-    const value = (k: string) => meta.find((m) => m.key === k)?.value ?? '';
-    const parent = Number(value('_menu_item_menu_item_parent')) || 0;
-    // The event as the menus service records an item's (src/menus/service.ts).
-    await recordContentEvent(tx, ctx.db, {
-      kind: 'menu', action: 'created', type: 'nav_menu_item', id, status: row.status, previousStatus: '', authorId: row.authorId, parentId: parent || null,
-      data: {
-        menu: row.menuId, previousMenu: 0, title: row.title, type: value('_menu_item_type'), object: value('_menu_item_object'),
-        objectId: Number(value('_menu_item_object_id')) || 0, menuOrder: row.menuOrder,
-      },
-    });
-    return id;
-  });
-}
-
 /** Notes a record for a row that already existed (a user or term matched on the site). */
 export async function recordExisting(prisma: Prisma, source: string, kind: RecordKind, sourceId: string, targetId: number): Promise<void> {
   await prisma.importRecord.upsert({
@@ -123,10 +72,3 @@ export async function recordExisting(prisma: Prisma, source: string, kind: Recor
   });
 }
 
-/** A new menu's event, as the menus service records it (src/menus/service.ts): no locations, no auto-add. */
-export async function recordMenuCreated(tx: Tx, ctx: Context, id: number, name: string, slug: string): Promise<void> {
-  await recordContentEvent(tx, ctx.db, {
-    kind: 'menu', action: 'created', type: 'nav_menu', id, status: 'publish', previousStatus: '', authorId: ctx.viewer?.id ?? 0, parentId: null,
-    data: { name, slug, locations: [], previousLocations: [], autoAdd: false },
-  });
-}
