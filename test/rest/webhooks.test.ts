@@ -235,6 +235,17 @@ describe('deliveries', () => {
     await drop(h.id);
   });
 
+  it('removes delivered and failed deliveries from the log after 30 days', async () => {
+    const h = await hook(['page.deleted']);
+    const day = 86_400_000;
+    const row = (eventId: number, status: string, age: number) => ({ webhookId: h.id, eventId, messageId: `msg_old_${eventId}`, event: 'page.deleted', payload: '{}', status, created: new Date(now - age) });
+    await site.db.prisma.webhookDelivery.createMany({ data: [row(-1, 'delivered', 31 * day), row(-2, 'failed', 31 * day), row(-3, 'delivered', 29 * day)] });
+    now += 2 * 3_600_000; // the log is pruned once an hour
+    await site.app.webhooks.drain();
+    expect((await site.db.prisma.webhookDelivery.findMany({ where: { webhookId: h.id }, select: { eventId: true } })).map((d) => d.eventId)).toEqual([-3]);
+    await drop(h.id);
+  });
+
   it('lets two dispatchers over one database send each event once', async () => {
     const db2 = await service.openDb(site.app.config.databaseUrl);
     const app2 = service.createApp({ ...site.app.config }, db2);
