@@ -1,7 +1,8 @@
 // What the forms need from the running service besides the database: where the REST API lives
 // (the HTML form posts there), the mail transport, where submitted files are kept and the spam
-// limits. One per app, among its services (src/services.ts), so two apps in one process (tests)
-// keep their own; code without an app (operator commands) gets the defaults.
+// limits (whose counts are in the database, shared by every process). One per app, among its
+// services (src/services.ts), so two apps in one process (tests) keep their own settings; code
+// without an app (operator commands) gets the defaults.
 import { join, resolve } from 'node:path';
 
 /** How the app sets the forms up (the defaults below stand for what it leaves out). */
@@ -20,11 +21,8 @@ export interface FormSettings {
 }
 
 export interface FormServices extends FormSettings {
-  /**
-   * Per form and address (`formId|ip`): times of recent submissions that reached the spam check.
-   * Kept with the rest, so the limit counts what this app accepted.
-   */
-  recentSubmissions: Map<string, number[]>;
+  /** The clock of the rate limit's windows (tests stop it); the counts are in the database. */
+  now: () => number;
 }
 
 export const HONEYPOT_FIELD = '_wpcf7_hp';
@@ -38,7 +36,7 @@ export const defaultFormSettings = (): FormSettings => ({
   honeypot: HONEYPOT_FIELD,
 });
 
-/** The forms' services: the defaults, with what the app sets over them, and a rate-limit memory of their own. */
+/** The forms' services: the defaults, with what the app sets over them. */
 export function createFormServices(settings: Partial<FormSettings> = {}): FormServices {
-  return { ...defaultFormSettings(), ...settings, recentSubmissions: new Map() };
+  return { ...defaultFormSettings(), ...settings, now: () => Date.now() };
 }

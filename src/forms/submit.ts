@@ -60,16 +60,24 @@ export function stripMarkup(s: string): string {
   return s.replace(/\0/g, '').replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '').replace(/<\/?[A-Za-z!?][^>]*>?/g, '');
 }
 
-function overRateLimit(s: FormServices, formId: number, ip: string): boolean {
+/**
+ * Whether this submission goes past the limit of its form and address: a counter per key in the
+ * database (RateLimit), so every process and instance on it counts the same submissions. A fixed
+ * window: the first hit after `rateWindowMs` has gone by starts a new one. Two statements: the
+ * increment inside the running window (an UPDATE that returns the count), else the window's start.
+ */
+async function overRateLimit(ctx: Context, s: FormServices, formId: number, ip: string): Promise<boolean> {
   if (s.rateLimit <= 0) return false;
-  const m = s.recentSubmissions;
-  const now = Date.now();
-  const key = `${formId}|${ip}`;
-  const times = (m.get(key) ?? []).filter((t) => now - t < s.rateWindowMs);
-  times.push(now);
-  m.set(key, times);
-  if (m.size > 10_000) for (const [k, v] of m) if (now - v[v.length - 1] >= s.rateWindowMs) m.delete(k);
-  return times.length > s.rateLimit;
+  const key = `form:${formId}|${ip}`;
+  const now = new Date(s.now());
+  const since = new Date(now.getTime() - s.rateWindowMs);
+  const counted = await ctx.prisma.rateLimit.updateMany({ where: { key, windowStart: { gt: since } }, data: { hits: { increment: 1 } } });
+  if (!counted.count) {
+    await ctx.prisma.rateLimit.upsert({ where: { key }, create: { key, hits: 1, windowStart: now }, update: { hits: 1, windowStart: now } });
+    return 1 > s.rateLimit;
+  }
+  const row = await ctx.prisma.rateLimit.findUnique({ where: { key }, select: { hits: true } });
+  return (row?.hits ?? 0) > s.rateLimit;
 }
 
 /** The validation of one submission: the invalid fields in template order (one message per field). */
@@ -142,7 +150,7 @@ export async function submitFeedback(ctx: Context, formId: number, input: Feedba
   const honeypot = input.fields[services.honeypot];
   const spam = input.userAgent.length < 2
     || (honeypot !== undefined && String(honeypot) !== '')
-    || overRateLimit(services, form.id, input.ip);
+    || (await overRateLimit(ctx, services, form.id, input.ip));
   if (spam) return answer('spam', 'spam', '');
 
   // Accepted: stored, with its files, before any mail is tried.

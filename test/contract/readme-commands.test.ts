@@ -65,6 +65,7 @@ const SKIP: [string, string][] = [
   ['npm run generate', 'rewrites the Prisma clients under src/generated; every install runs it (postinstall)'],
   ['npm run schema:print', 'rewrites schema.graphql; test/contract/schema.test.ts fails when the file drifts from the code'],
   ['npm run client:types', 'writes examples/client/schema.d.ts (not committed) over any the developer has; test/client/example.test.ts makes the same types with the script\'s typesOf and compiles the example against them'],
+  ['npm run contract:proxy', 'serves until stopped, in front of a running instance; test/contract/validating-proxy.test.ts runs the same proxy (createContractProxy) against a test site, and the bundle lane sends the suites through it'],
   ['npm run lint:schema', 'lints schema.graphql; test/contract/schema-lint.test.ts runs the same lint through ESLint\'s API'],
 ];
 

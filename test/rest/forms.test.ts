@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { createTestSite, type As, type TestSite } from '../helpers/app.js';
+import { API, createTestSite, service, type As, type TestSite } from '../helpers/app.js';
 
 interface Received { from: string; to: string[]; raw: string }
 
@@ -364,6 +364,30 @@ describe('mail failures and submissions', () => {
       for (let i = 0; i < 3; i++) statuses.push((await limited.req('POST', `/forms/v1/contact-forms/${m.body.id}/feedback`, { body: formData({ _wpcf7_unit_tag: 'u' }), headers: { 'user-agent': 'agent' } })).body.status);
       expect(statuses).toEqual(['mail_sent', 'mail_sent', 'spam']);
     } finally { await limited.close(); }
+  });
+
+  it('shares the limit between every app on the database, and opens a new window once the last has gone by', async () => {
+    const limited = await createTestSite({ smtpUrl: null, formFilesDir: files, formRateLimit: 2 });
+    // A second app over the same database, as a second process or instance would run.
+    const db = await service.openDb(limited.app.config.databaseUrl);
+    const other = service.createApp(limited.app.config, db);
+    try {
+      const m = await limited.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: 'Shared', form: '[text a]', additional_settings: 'skip_mail: on' } });
+      const through = async (app: typeof other) => {
+        const res = await app.fetch(new Request(`${API}/forms/v1/contact-forms/${m.body.id}/feedback`, { method: 'POST', body: formData({ _wpcf7_unit_tag: 'u' }), headers: { 'user-agent': 'agent' } }), '198.51.100.7');
+        return (await res.json()).status as string;
+      };
+      expect([await through(limited.app), await through(other), await through(other), await through(limited.app)]).toEqual(['mail_sent', 'mail_sent', 'spam', 'spam']);
+      // Another form from the same address has a counter of its own.
+      const n = await limited.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: 'Other', form: '[text a]', additional_settings: 'skip_mail: on' } });
+      expect((await (await other.fetch(new Request(`${API}/forms/v1/contact-forms/${n.body.id}/feedback`, { method: 'POST', body: formData({ _wpcf7_unit_tag: 'u' }), headers: { 'user-agent': 'agent' } }), '198.51.100.7')).json()).status).toBe('mail_sent');
+      // The window is the forms' clock's: moved past it, the address may send again.
+      const start = Date.now();
+      limited.db.services!.forms.now = () => start + 61_000;
+      expect(await through(limited.app)).toBe('mail_sent');
+      expect(await through(limited.app)).toBe('mail_sent');
+      expect(await through(limited.app)).toBe('spam');
+    } finally { await db.close(); await limited.close(); }
   });
 
   it('lets editors read submissions (REST and GraphQL), not authors', async () => {
