@@ -37,7 +37,7 @@ export default [
           // REST answers, or records WordPress knows by a key of their own (a form's id, an application password's uuid).
           types: [
             'PageInfo', 'ContactFormSubmissionPage', 'Ability', 'AbilityAnnotations', 'ApplicationPassword', 'Avatar', 'ContactForm', 'ContactFormFeedback',
-            'CommentText', 'ContactFormInvalidField', 'ContactFormSubmission', 'ContactFormSummary', 'ContentText', 'ContentTypeDefinition',
+            'CommentCounts', 'CommentText', 'ContactFormInvalidField', 'ContactFormSubmission', 'ContactFormSummary', 'ContentText', 'ContentTypeDefinition',
             'MediaDetails', 'MediaImageMeta', 'MenuLocation', 'MediaSize', 'PostMeta', 'SeoConfigurationState', 'SeoFileSize', 'SeoHeadByUrl',
             'SeoImportError', 'SeoImportProgress', 'SeoItemSettings', 'SeoMetaField', 'Site', 'SiteHealthBadge', 'StatusDefinition',
             'TaxonomyDefinition', 'UrlDetails', 'WidgetClass', 'WidgetField', 'WidgetFieldOption', 'WidgetPreview',

@@ -522,3 +522,15 @@ export async function deleteComment(ctx: Context, c: Comment): Promise<void> {
     await record(tx, ctx, 'deleted', gone, gone.status);
   });
 }
+
+/** wp_count_comments: comments per status (of one item, or of the site), for those who may edit posts. */
+export interface CommentCounts { approved: number; hold: number; spam: number; trash: number; postTrashed: number; all: number; totalComments: number }
+
+export async function countComments(ctx: Context, postId: number | null): Promise<CommentCounts> {
+  if (!ctx.can('edit_posts')) throw restError('rest_forbidden', 'Sorry, you are not allowed to do that.', authStatus(!!ctx.viewer));
+  const rows = await ctx.prisma.comment.groupBy({ by: ['status'], where: postId ? { postId } : {}, _count: { _all: true } });
+  const of = (status: string) => rows.find((r) => r.status === status)?._count._all ?? 0;
+  const approved = of('approved'), hold = of('hold'), spam = of('spam');
+  // As WordPress: `all` is approved and held, `total_comments` adds spam.
+  return { approved, hold, spam, trash: of('trash'), postTrashed: of('post-trashed'), all: approved + hold, totalComments: approved + hold + spam };
+}

@@ -80,6 +80,13 @@ describe('comments over GraphQL', () => {
     expect((await site.gql(UPDATE, { id: held, input: { status: 'spam' } }, { as: 'editor' })).data.updateComment.status).toBe('spam');
   });
 
+  it('counts comments per status for those who may edit posts', async () => {
+    const counts = await site.gql('query($post: Int) { commentCounts(post: $post) { approved hold spam trash postTrashed all totalComments } }', { post: post.id }, { as: 'editor' });
+    expect(counts.errors).toBeUndefined();
+    expect(counts.data.commentCounts).toEqual({ approved: 2, hold: 0, spam: 1, trash: 0, postTrashed: 0, all: 2, totalComments: 3 });
+    expectGqlError(await site.gql('{ commentCounts { all } }', {}, { as: 'subscriber' }), 403, 'rest_forbidden');
+  });
+
   it('trashes and deletes', async () => {
     const c = (await site.gql(CREATE, { input: { post: post.id, content: 'Short-lived' } }, { as: 'editor' })).data.createComment.databaseId;
     const trashed = await site.gql('mutation($id: Int!) { trashComment(id: $id) { status } }', { id: c }, { as: 'editor' });

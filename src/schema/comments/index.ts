@@ -20,8 +20,8 @@ import { readableRows } from '../../content/service.js';
 import { checkReadUser } from '../../users/service.js';
 import { readableComments } from '../../comments/read.js';
 import {
-  checkCommentListAccess, checkDeleteComment, checkReadComment, commentListOrder, commentListWhere, createComment, deleteComment,
-  sortedComments, trashComment, updateComment, type CommentInput, type CommentListFilter, type CommentPaging,
+  checkCommentListAccess, checkDeleteComment, checkReadComment, commentListOrder, commentListWhere, countComments as commentCounts, createComment, deleteComment,
+  sortedComments, trashComment, updateComment, type CommentCounts, type CommentInput, type CommentListFilter, type CommentPaging,
 } from '../../comments/service.js';
 import { contentRef } from '../content/registered.js';
 import { MediaRef } from '../media/index.js';
@@ -179,7 +179,25 @@ type ListArgs = { filter?: CommentListFilter | null; page?: number; perPage?: nu
 
 const pagingOf = (args: { order?: string | null; orderby?: string | null }): CommentPaging => ({ order: args.order === 'asc' ? 'asc' : 'desc', orderby: args.orderby ?? 'date_gmt' });
 
+const CommentCountsRef = builder.objectRef<CommentCounts>('CommentCounts').implement({
+  description: 'Comments per status, as WordPress\'s wp_count_comments counts them.',
+  fields: (t) => ({
+    approved: t.exposeInt('approved', { description: 'Approved comments.' }),
+    hold: t.exposeInt('hold', { description: 'Comments waiting for moderation.' }),
+    spam: t.exposeInt('spam', { description: 'Comments marked as spam.' }),
+    trash: t.exposeInt('trash', { description: 'Comments in the trash.' }),
+    postTrashed: t.exposeInt('postTrashed', { description: 'Comments whose item is in the trash.' }),
+    all: t.exposeInt('all', { description: 'Approved and held comments.' }),
+    totalComments: t.exposeInt('totalComments', { description: 'Approved, held and spam comments.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  commentCounts: t.field({
+    type: CommentCountsRef, description: 'Comments per status, of one item or of the whole site; for those who may edit posts.',
+    args: { post: t.arg.int({ required: false, description: 'An item\'s id; every item when left out.' }) },
+    resolve: (_r, args, ctx) => commentCounts(ctx, args.post ?? null),
+  }),
   comment: t.prismaField({
     type: CommentRef, description: 'One comment by id (with the password of its item when that is protected).',
     args: {
