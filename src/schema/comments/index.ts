@@ -59,6 +59,7 @@ const edge = (name: string, node: unknown, description: string) => builder.objec
 const CommentPostEdge = edge('CommentPostEdge', CommentedItem, 'The item a comment is on.');
 const CommentParentEdge = edge('CommentParentEdge', CommentRef, 'The comment a comment replies to.');
 const CommentAuthorEdge = edge('CommentAuthorEdge', UserRef, 'The signed-in user who wrote a comment.');
+const CommentRelationEdge = edge('CommentRelationEdge', CommentRef, 'One comment reached through a relation.');
 
 /** Content rows by id that the caller may read, batched per request. */
 const itemById = (ctx: Context) => ctx.loader<number, Content | null>('comments:item', async (ids) => {
@@ -86,7 +87,7 @@ const CommentListConnection = builder.objectRef<{ load: () => Promise<Comment[]>
   description: 'Comments reached through a relation (an item\'s comments, a comment\'s replies), oldest first.',
   fields: (t) => ({
     nodes: t.field({ type: [CommentRef], description: 'The comments the caller may read.', resolve: (c) => c.load() }),
-    edges: t.field({ type: [CommentParentEdge], description: 'The same comments as edges (`node`).', resolve: async (c) => (await c.load()).map((node) => ({ node })) }),
+    edges: t.field({ type: [CommentRelationEdge], description: 'The same comments as edges (`node`).', resolve: async (c) => (await c.load()).map((node) => ({ node })) }),
   }),
 });
 
