@@ -5,7 +5,7 @@
 // X-WP-Total says the same.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSite, type TestSite } from '../helpers/app.js';
+import { createTestSite, provider, type TestSite } from '../helpers/app.js';
 import { tallyCount } from '../../src/db/content-read.js';
 
 type Op =
@@ -17,6 +17,8 @@ type Op =
 
 const STATUSES = ['publish', 'draft', 'pending', 'private'];
 
+// SQLite keeps the tallies; PostgreSQL keeps none (its concurrent writers would deadlock on them:
+// migration content_tally_postgres_off) and counts, which the last case checks there too.
 describe('content tallies', () => {
   let site: TestSite;
   let authors: number[];
@@ -118,7 +120,7 @@ describe('content tallies', () => {
     return shapes;
   }
 
-  it('equal COUNT(*) for every derivable shape after random writes, rollbacks included', async () => {
+  it.runIf(provider === 'sqlite')('equal COUNT(*) for every derivable shape after random writes, rollbacks included', async () => {
     let compared = 0;
     await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 12 }), async (ops) => {
       for (const o of ops) await apply(o);
@@ -128,7 +130,7 @@ describe('content tallies', () => {
     expect(made.length).toBeGreaterThan(5);
   });
 
-  it('answers only the shapes it can derive; the others are counted', async () => {
+  it.runIf(provider === 'sqlite')('answers only the shapes it can derive; the others are counted', async () => {
     const base = [{ type: 'post' }, { status: { in: ['publish'] } }];
     expect(await tallyCount(site.db, { AND: base })).not.toBeNull();
     // An author and a term together, two terms, a date: not derivable from the tallies.
@@ -139,6 +141,7 @@ describe('content tallies', () => {
   });
 
   it('gives X-WP-Total from them: by author, by category, without a category, with an exclude list', async () => {
+    if (provider !== 'sqlite') expect(await tallyCount(site.db, { AND: [{ type: 'post' }, { status: { in: ['publish'] } }] })).toBeNull();
     const post = await site.createPost({ title: 'Counted', status: 'publish', categories: [cats[0]], author: authors[1] });
     const count = (where: object) => site.db.prisma.content.count({ where: where as never });
     const published = [{ type: 'post' }, { status: 'publish' }];
