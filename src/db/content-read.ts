@@ -383,21 +383,19 @@ const oneTerm = (c: unknown): number | null => {
 
 /**
  * The count of a list filter from the tallies the database keeps (ContentTally, kept by triggers in
- * every writing transaction; SQLite only): type and statuses, with at most one of: authors (an item has one, so
- * their tallies add up), one term, or every item but those with one term (all less that term's).
- * One statement over a few rows of a primary key, where COUNT(*) reads every matching row. Null for
- * any other shape: the caller counts.
+ * every writing transaction; on PostgreSQL folded in from per-transaction deltas at commit, see
+ * the migration content_tally_postgres_deltas): type and statuses, with at most one of: authors (an
+ * item has one, so their tallies add up), one term, or every item but those with one term (all
+ * less that term's). One statement over a few rows of a primary key, where COUNT(*) reads every
+ * matching row. Null for any other shape: the caller counts.
  */
 export async function tallyCount(db: Db, where: unknown): Promise<number | null> {
-  // SQLite only: PostgreSQL's concurrent writers would queue and deadlock on the tally rows (see
-  // the migration content_tally_postgres_off), so it keeps none and counts.
-  if (db.provider !== 'sqlite') return null;
   if (!onlyKey(where, 'AND') || !Array.isArray(where.AND)) return null;
   const [typeClause, statusClause, ...rest] = where.AND as unknown[];
   if (!onlyKey(typeClause, 'type') || typeof typeClause.type !== 'string') return null;
   const statuses = onlyKey(statusClause, 'status') ? inList(statusClause.status) : null;
   if (!statuses || rest.length > 1) return null;
-  const s = new Statement(false);
+  const s = new Statement(db.provider === 'postgres');
   const base = `${q('type')} = ${s.bind(typeClause.type)} AND ${q('status')} IN (${statuses.map((v) => s.bind(v)).join(', ')})`;
   let filter = `${q('authorId')} = 0 AND ${q('termId')} = 0`;
   let value = q('count');
