@@ -52,17 +52,19 @@ async function primary() {
   }
   // What only the primary does (migrations, the first start's site, leftovers of a killed run):
   // loaded here, so a worker does not load it.
-  const [{ migrate }, { bootstrapSite }, { recoverUploads }, { sweepSpool }] = await Promise.all([
-    import('../src/db/migrate.js'), import('../src/site/bootstrap.js'), import('../src/media/recovery.js'), import('./upload.js'),
+  const [{ migrate }, { bootstrapSite }, { recoverUploads }, { sweepSpool }, { createStorage }] = await Promise.all([
+    import('../src/db/migrate.js'), import('../src/site/bootstrap.js'), import('../src/media/recovery.js'), import('./upload.js'), import('../src/media/storage.js'),
   ]);
   const applied = await migrate(config.databaseUrl);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
   const db = await openDb(config.databaseUrl);
   const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
-  // What a killed server left: upload spool files, and in a local UPLOADS_DIR temporary files
-  // and the files of media writes whose record never committed. Before any worker serves.
+  // What a killed server left: upload spool files, in a local UPLOADS_DIR temporary files, and
+  // in either storage the files of media writes whose record never committed (of any instance
+  // whose process is gone). Before any worker serves.
   const spooled = await sweepSpool();
-  const recovered = config.uploadsS3 ? { temporary: 0, orphans: 0 } : await recoverUploads(db.prisma, config.uploadsDir);
+  const storage = createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 });
+  const recovered = await recoverUploads(db.prisma, config.uploadsDir, { storage });
   if (spooled + recovered.temporary + recovered.orphans) {
     log.info({ temporary: spooled + recovered.temporary, orphans: recovered.orphans }, 'removed what an interrupted run left (temporary files, files of uploads that never got their record)');
   }

@@ -1,6 +1,18 @@
 // Values that hold until the next committed write anywhere (list totals): kept per database
 // handle and version, shared while in flight so concurrent requests ask the database once.
+// The version moves when a write commits, so it cannot tell apart the states inside an open
+// transaction: on the handle a batch gives its items (one transaction for all of them) nothing is
+// kept, and every call loads, so a later item sees what an earlier one wrote.
 import type { Db } from './client.js';
+
+/**
+ * Whether a handle reads through a transaction that is still open: the one a batch gives its
+ * items (src/content/unit-of-work.ts), recognised by the term count additions it carries until
+ * its commit (`Db.termCounts`, set on that handle only).
+ */
+export function withinTransaction(db: Db): boolean {
+  return db.termCounts !== undefined;
+}
 
 export interface VersionCacheOptions {
   /**
@@ -31,6 +43,7 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
   /** Loads that have resolved (with slowMs): their value is given, not a remembered one. */
   const settled = new WeakSet<Promise<T>>();
   return (db, key, load, stale) => {
+    if (withinTransaction(db)) return load();
     let entries = byDb.get(db);
     if (!entries) byDb.set(db, (entries = new Map()));
     const k = `${db.version()}|${key}`;

@@ -1,27 +1,21 @@
-// What a killed process leaves in a local uploads directory, removed at the next start (before
-// any worker serves): temporary files of writes cut short (`.tmp/<pid>-…`) and the files of media
-// writes whose record never committed, listed in their notes (`.pending/<pid>-…`, one key a
-// line; see Storage.intent). A note's files that an attachment names stay: the record committed
-// and only the note's removal was cut short.
+// What killed processes leave, removed at start (before any worker serves): the files of media
+// writes whose record never committed, in whichever storage (their rows in UploadIntent, taken
+// once their process is gone: src/media/intents.ts), and in a local uploads directory the
+// temporary files of writes cut short (`.tmp/<pid>-…`, per machine by nature). Notes of an older
+// version (`.pending/<pid>-…`, one key a line) are read too, so an upgrade leaves nothing behind;
+// nothing writes them any more. A note's files that an attachment names stay: the record
+// committed and only the note's removal was cut short.
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { Prisma } from '../db/client.js';
-import { ATTACHED_FILE, ATTACHMENT_METADATA, attachmentMeta, folderOf, keysOf } from './metadata.js';
-import { isValidKey, PENDING_FOLDER, TEMP_FOLDER } from './storage.js';
+import { folderOf } from './metadata.js';
+import { isValidKey, PENDING_FOLDER, TEMP_FOLDER, type Storage } from './storage.js';
+import { BEAT_MS, keysInUse, processAlive, sweepIntents } from './intents.js';
+
+export { processAlive };
 
 /** After this long a file of a process that still seems to run (its id taken again) goes too. */
 const STALE_MS = 3600_000;
-
-/** Whether a process with this id runs on this machine (one of another user counts). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The files of `dir` left by processes that are gone (named `<pid>-…`), or older than an hour. */
 async function leftovers(dir: string): Promise<string[]> {
@@ -36,27 +30,6 @@ async function leftovers(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Every key the attachments filed in these folders use (their file, sizes and original). */
-async function keysInUse(prisma: Prisma, folders: Set<string>): Promise<Set<string>> {
-  const inUse = new Set<string>();
-  for (const folder of folders) {
-    const files = await prisma.postMeta.findMany({ where: { key: ATTACHED_FILE, value: { startsWith: folder } }, select: { contentId: true } });
-    const ids = [...new Set(files.map((f) => f.contentId))];
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await prisma.postMeta.findMany({
-        where: { contentId: { in: ids.slice(i, i + 500) }, key: { in: [ATTACHED_FILE, ATTACHMENT_METADATA] } },
-        select: { contentId: true, key: true, value: true },
-      });
-      const byId = new Map<number, { key: string; value: string }[]>();
-      for (const row of rows) byId.set(row.contentId, [...(byId.get(row.contentId) ?? []), row]);
-      for (const meta of byId.values()) {
-        for (const key of keysOf(meta.find((m) => m.key === ATTACHED_FILE)?.value, attachmentMeta(meta))) inUse.add(key);
-      }
-    }
-  }
-  return inUse;
-}
-
 export interface Recovered {
   /** Temporary files removed. */
   temporary: number;
@@ -64,9 +37,22 @@ export interface Recovered {
   orphans: number;
 }
 
-export async function recoverUploads(prisma: Prisma, uploadsDir: string): Promise<Recovered> {
-  const root = resolve(uploadsDir);
+export interface RecoverOptions {
+  /** The configured storage: its pending writes are swept; a local directory's leftovers only for local storage. */
+  storage?: Storage;
+  now?: () => number;
+  /** A pending write unseen for this long is a gone process's (src/media/intents.ts). */
+  deadAfterMs?: number;
+}
+
+export async function recoverUploads(prisma: Prisma, uploadsDir: string, options: RecoverOptions = {}): Promise<Recovered> {
   const result: Recovered = { temporary: 0, orphans: 0 };
+  if (options.storage) {
+    const swept = await sweepIntents(prisma, options.storage, { now: options.now ?? Date.now, deadAfterMs: options.deadAfterMs ?? 3 * BEAT_MS });
+    result.orphans += swept.orphans;
+    if (options.storage.kind === 's3') return result;
+  }
+  const root = resolve(uploadsDir);
   for (const path of await leftovers(resolve(root, TEMP_FOLDER))) {
     await unlink(path).catch(() => undefined);
     result.temporary++;

@@ -9,6 +9,7 @@ import { canEditContent } from '../auth/content-permissions.js';
 import { MEDIA_TYPE } from '../resources/content-types.js';
 import { checkWriteRights, deleteContent, findContent, saveContent, type ContentInput } from '../content/service.js';
 import { monthFolder, sanitizeFileName, uniqueKey, type Storage } from './storage.js';
+import { journalOf, type WriteIntent } from './intents.js';
 import {
   EDITABLE_TYPES, IMAGE_SIZES, ImageEditError, applyModifiers, makeSize, normalizeOriginal, probeImage, sizedName, type Modifier,
 } from './images.js';
@@ -98,8 +99,8 @@ export async function createSubsizes(ctx: Context, id: number): Promise<Attachme
   const source = await bytesOf(storage, folderOf(file) + original);
   const sizes: Record<string, SizeMeta> = { ...(meta.sizes ?? {}) };
   // Each size's file is noted before it is stored and owned once the metadata names it: a
-  // process killed in between leaves files the next start removes (src/media/recovery.ts).
-  const intent = storage.intent();
+  // process killed in between leaves files a sweep removes (src/media/intents.ts).
+  const intent = journalOf(storage).begin(ctx);
   const made: string[] = [];
   try {
     for (const spec of IMAGE_SIZES) {
@@ -116,12 +117,13 @@ export async function createSubsizes(ctx: Context, id: number): Promise<Attachme
     await ctx.prisma.$transaction(async (tx) => {
       await tx.postMeta.deleteMany({ where: { contentId: id, key: ATTACHMENT_METADATA } });
       await tx.postMeta.create({ data: { contentId: id, key: ATTACHMENT_METADATA, value: JSON.stringify(updated) } });
+      await intent.commit(tx);
     });
     made.length = 0;
     return updated;
   } finally {
-    // Sizes the metadata does not name are removed, then forgotten (kept noted if that fails).
-    if (!made.length || (await storage.delete(made).then(() => true, () => false))) await intent.done().catch(() => undefined);
+    // Sizes the metadata does not name are removed, then forgotten (left to a sweep if that fails).
+    await settle(storage, made, intent);
   }
 }
 
@@ -150,9 +152,10 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
   }
   const now = new Date();
   const stored: string[] = [];
-  // Every file is noted before it is stored, and the note dropped once the record owns them (or
-  // they are removed): a process killed in between leaves files the next start removes.
-  const intent = storage.intent();
+  // Every file is noted before it is stored (in the database, src/media/intents.ts), and the note
+  // dropped in the transaction that commits the record (or once they are removed): a process
+  // killed in between leaves files a sweep removes, from whichever instance runs it.
+  const intent = journalOf(storage).begin(ctx);
   try {
     const folder = options.folder && /^\d{4}\/\d{2}$/.test(options.folder) ? options.folder : monthFolder(now);
     const key = await uniqueKey(storage, folder, name);
@@ -192,17 +195,24 @@ export async function createAttachment(ctx: Context, file: IncomingFile, input: 
           ],
         });
         await options.within?.(tx, savedId);
+        await intent.commit(tx);
       },
     });
     stored.length = 0; // the record owns them now
-    await intent.done().catch(() => undefined); // a note left behind names only owned files: harmless
+    await intent.done().catch(() => undefined);
     if (isImage) {
       try { await createSubsizes(ctx, id); } catch (err) { log.error({ err, attachment: id }, 'sub-sizes of an attachment failed'); }
     }
     return id;
   } finally {
-    if (!stored.length || (await storage.delete(stored).then(() => true, () => false))) await intent.done().catch(() => undefined);
+    await settle(storage, stored, intent);
   }
+}
+
+/** After a write: its files no record owns are removed, then the write forgotten; left to a sweep when removing fails. */
+async function settle(storage: Storage, unowned: string[], intent: WriteIntent): Promise<void> {
+  if (unowned.length && !(await storage.delete(unowned).then(() => true, () => false))) return intent.abandon();
+  await intent.done().catch(() => undefined);
 }
 
 /** Updates an attachment's fields (its file stays). */

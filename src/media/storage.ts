@@ -3,7 +3,7 @@
 // media routes never care which one is configured.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { appendFile, copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -31,23 +31,13 @@ export interface Storage {
   url(key: string): string;
   /** Whether a key is taken (for unique names). */
   exists(key: string): Promise<boolean>;
-  /**
-   * A note of the keys one write is about to store before the record that names them commits
-   * (local storage: a file under `.pending/`; S3: nothing is noted). A process killed before
-   * `done` leaves the note, and the next start removes those of its files no attachment names
-   * (src/media/recovery.ts).
-   */
-  intent(): WriteIntent;
 }
 
-export interface WriteIntent {
-  /** Notes a key; call it before the key is written. */
-  add(key: string): Promise<void>;
-  /** The files are owned by a committed record, or removed: forgets the note. Idempotent. */
-  done(): Promise<void>;
-}
-
-/** Under the local root: in-flight temporary files (named `<pid>-<random>`) and write notes. */
+/**
+ * Under the local root: in-flight temporary files (named `<pid>-<random>`), and the write notes of
+ * earlier versions (`.pending/<pid>-…`; pending writes are in the database now, src/media/intents.ts:
+ * the start-up recovery still reads notes left by an older version once).
+ */
 export const TEMP_FOLDER = '.tmp';
 export const PENDING_FOLDER = '.pending';
 
@@ -371,24 +361,6 @@ class LocalStorage implements Storage {
     }
   }
 
-  intent(): WriteIntent {
-    const dir = resolve(this.root, PENDING_FOLDER);
-    const note = resolve(dir, `${process.pid}-${randomBytes(8).toString('hex')}`);
-    let written = false;
-    return {
-      add: async (key) => {
-        checkKey(key);
-        if (!written) await mkdir(dir, { recursive: true });
-        await appendFile(note, `${key}\n`);
-        written = true;
-      },
-      done: async () => {
-        if (written) await unlink(note).catch((err) => { if (!isMissing(err)) throw err; });
-        written = false;
-      },
-    };
-  }
-
   private info(key: string, st: { size: number; mtime: Date; mtimeMs: number }): StoredInfo {
     return {
       size: st.size,
@@ -564,11 +536,6 @@ class S3Storage implements Storage {
         ContentType: contentType,
       }),
     ));
-  }
-
-  intent(): WriteIntent {
-    // PutObject stores all or nothing; an object whose record never committed is not swept.
-    return { add: async () => undefined, done: async () => undefined };
   }
 
   async head(key: string): Promise<StoredInfo | null> {

@@ -1,16 +1,21 @@
-// What a server killed in the middle of a media write leaves behind, and the start-up sweep that
-// removes it (src/media/recovery.ts, gateway/upload.ts sweepSpool): files stored for a record
-// that never committed, temporary files, spooled upload bodies. The crash itself is exercised by
-// `npm run test:reliability`; here the leftovers are laid out by hand as a killed process leaves them.
+// What a server killed in the middle of a media write leaves behind, and the sweeps that remove
+// it (src/media/intents.ts, src/media/recovery.ts, gateway/upload.ts sweepSpool): files stored for
+// a record that never committed (in a local directory or an S3 bucket, noted in UploadIntent),
+// temporary files, spooled upload bodies, and the notes of an older version. The crash itself is
+// exercised by `npm run test:reliability`; here the leftovers are laid out by hand as a killed
+// process leaves them, and the clock of the liveness rule is a fake one.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../helpers/app.js';
 import { recoverUploads } from '../../src/media/recovery.js';
+import { UploadJournal, journalOf } from '../../src/media/intents.js';
+import { createStorage, type Storage } from '../../src/media/storage.js';
 import { SPOOL_DIR, sweepSpool } from '../../gateway/upload.js';
 
 let site: TestSite;
@@ -45,12 +50,165 @@ async function uploadImage(name: string): Promise<{ id: number; keys: string[] }
 }
 
 describe('media writes and their notes', () => {
-  it('leaves neither a write note nor a temporary file once an upload and its sizes are stored', async () => {
+  it('leaves neither a pending row, a note nor a temporary file once an upload and its sizes are stored', async () => {
     const { keys } = await uploadImage('noted.jpg');
     expect(keys.length).toBeGreaterThan(2);
     for (const key of keys) expect(await exists(key)).toBe(true);
+    expect(await site.db.prisma.uploadIntent.count()).toBe(0);
     expect(await filesIn('.pending')).toEqual([]);
     expect(await filesIn('.tmp')).toEqual([]);
+  });
+});
+
+/** A fake clock shared by the "instances" of a test. */
+function clock(start = Date.UTC(2026, 0, 1)) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => { t += ms; } };
+}
+const MINUTE = 60_000;
+
+describe('pending upload writes of several instances (one database, one uploads directory)', () => {
+  it("one instance's sweep leaves another's live writes alone and removes them once their owner stops beating", async () => {
+    const c = clock();
+    // Two instances: each its own storage over the same directory, its own owner, one database.
+    const storageA = createStorage({ siteUrl: 'https://example.test', uploadsDir });
+    const storageB = createStorage({ siteUrl: 'https://example.test', uploadsDir });
+    const a = new UploadJournal(storageA, { owner: 'host-a:101:aaaa', now: c.now, sweepMs: 0 });
+    const b = new UploadJournal(storageB, { owner: 'host-b:202:bbbb', now: c.now, sweepMs: 0 });
+    const scope = { db: site.db, prisma: site.db.prisma };
+    try {
+      const write = a.begin(scope);
+      await write.add('2026/02/live-upload.jpg');
+      await storageA.put('2026/02/live-upload.jpg', Buffer.from('bytes'), 'image/jpeg');
+
+      expect(await b.sweep(site.db.prisma)).toEqual({ intents: 0, orphans: 0 });
+      // A keeps beating: two minutes on, a beat; two more, still within three minutes of it.
+      c.advance(2 * MINUTE);
+      await a.beat();
+      c.advance(2 * MINUTE);
+      expect(await b.sweep(site.db.prisma)).toEqual({ intents: 0, orphans: 0 });
+      expect(await exists('2026/02/live-upload.jpg')).toBe(true);
+      // A's own sweep never takes its own rows, however old.
+      c.advance(10 * MINUTE);
+      expect(await a.sweep(site.db.prisma)).toEqual({ intents: 0, orphans: 0 });
+      // A stopped beating (it is gone): B's sweep removes the file and the row.
+      expect(await b.sweep(site.db.prisma)).toEqual({ intents: 1, orphans: 1 });
+      expect(await exists('2026/02/live-upload.jpg')).toBe(false);
+      expect(await site.db.prisma.uploadIntent.count({ where: { writeId: { not: '' } } })).toBe(0);
+
+      // Had A only stalled, its commit now fails (its rows were taken) instead of naming a removed file.
+      await expect(site.db.prisma.$transaction((tx) => write.commit(tx))).rejects.toThrow(/swept before it committed/);
+      await write.done();
+    } finally {
+      a.stop();
+      b.stop();
+    }
+  });
+
+  it('takes at once the rows of a process of this machine that no longer runs, at start too', async () => {
+    const c = clock(Date.now());
+    const dead = deadPid();
+    const storage = createStorage({ siteUrl: 'https://example.test', uploadsDir });
+    const killed = new UploadJournal(storage, { owner: `${hostname()}:${dead}:cccc`, now: c.now, sweepMs: 0 });
+    const live = new UploadJournal(storage, { owner: `${hostname()}:${process.pid}:dddd`, now: c.now, sweepMs: 0 });
+    try {
+      const cut = killed.begin({ db: site.db, prisma: site.db.prisma });
+      await cut.add('2026/03/killed.jpg');
+      await put('2026/03/killed.jpg');
+      const running = live.begin({ db: site.db, prisma: site.db.prisma });
+      await running.add('2026/03/running.jpg');
+      await put('2026/03/running.jpg');
+      // Seen just now, but its process is gone: the start-up recovery takes it; the running one stays.
+      expect(await recoverUploads(site.db.prisma, uploadsDir, { storage, now: c.now })).toEqual({ temporary: 0, orphans: 1 });
+      expect(await exists('2026/03/killed.jpg')).toBe(false);
+      expect(await exists('2026/03/running.jpg')).toBe(true);
+      expect((await site.db.prisma.uploadIntent.findMany({ select: { key: true } })).map((r) => r.key)).toEqual(['2026/03/running.jpg']);
+      await running.done();
+      expect(await site.db.prisma.uploadIntent.count()).toBe(0);
+    } finally {
+      killed.stop();
+      live.stop();
+    }
+  });
+
+  it('keeps the files a committed attachment names, whoever noted them', async () => {
+    const committed = await uploadImage('kept-by-record.jpg');
+    const c = clock(Date.now());
+    const storage = createStorage({ siteUrl: 'https://example.test', uploadsDir });
+    const gone = new UploadJournal(storage, { owner: 'elsewhere:7:eeee', now: c.now, sweepMs: 0 });
+    const write = gone.begin({ db: site.db, prisma: site.db.prisma });
+    for (const key of committed.keys) await write.add(key);
+    await write.add('2026/04/never-committed.jpg');
+    await put('2026/04/never-committed.jpg');
+    gone.stop();
+    c.advance(30 * MINUTE);
+    const sweeper = new UploadJournal(storage, { now: c.now, sweepMs: 0 });
+    expect(await sweeper.sweep(site.db.prisma)).toEqual({ intents: committed.keys.length + 1, orphans: 1 });
+    for (const key of committed.keys) expect(await exists(key)).toBe(true);
+    expect(await exists('2026/04/never-committed.jpg')).toBe(false);
+    expect(await site.db.prisma.uploadIntent.count()).toBe(0);
+  });
+});
+
+// s3rver ships CommonJS without type declarations; only the two methods used here are typed.
+interface S3rverServer { run(): Promise<{ address: string; port: number }>; close(): Promise<void> }
+const S3rver = createRequire(import.meta.url)('s3rver') as new (options: Record<string, unknown>) => S3rverServer;
+
+describe('pending upload writes on S3-compatible storage', () => {
+  let s3: S3rverServer;
+  let s3Dir: string;
+  let s3Site: TestSite;
+  let storage: Storage;
+
+  beforeAll(async () => {
+    s3Dir = await mkdtemp(join(tmpdir(), 'media-recovery-s3-'));
+    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'media' }] });
+    const { port } = await s3.run();
+    const s3Settings = {
+      bucket: 'media', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, publicUrl: `http://127.0.0.1:${port}/media`,
+    };
+    s3Site = await createTestSite({ uploadsDir, uploadsS3: s3Settings });
+    storage = createStorage({ siteUrl: 'https://example.test', uploadsDir, s3: s3Settings });
+  });
+  afterAll(async () => {
+    await s3Site?.close();
+    await s3?.close();
+    if (s3Dir) await rm(s3Dir, { recursive: true, force: true });
+  });
+
+  it('removes the object of an upload whose process died before its commit, and keeps those an attachment names', async () => {
+    const bytes = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#a37' } }).png().toBuffer();
+    const res = await s3Site.req('POST', '/core/v2/media', { as: 'administrator', body: new Uint8Array(bytes), headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="in-bucket.png"' } });
+    expect(res.status, res.text.slice(0, 500)).toBe(201);
+    const folder = (res.body.media_details.file as string).replace(/[^/]+$/, '');
+    const committed = [res.body.media_details.file as string, ...Object.entries(res.body.media_details.sizes as Record<string, { file: string }>).filter(([n]) => n !== 'full').map(([, s]) => folder + s.file)];
+    expect(committed.length).toBeGreaterThan(1);
+    for (const key of committed) expect(await storage.exists(key)).toBe(true);
+    expect(await s3Site.db.prisma.uploadIntent.count()).toBe(0);
+
+    // A process that dies after storing its object, before its record commits.
+    const c = clock(Date.now());
+    const dying = new UploadJournal(storage, { owner: 'other-host:4242:ffff', now: c.now, sweepMs: 0 });
+    const write = dying.begin({ db: s3Site.db, prisma: s3Site.db.prisma });
+    await write.add(`${folder}died-before-commit.png`);
+    await storage.put(`${folder}died-before-commit.png`, bytes, 'image/png');
+    // Its write had also noted one of the committed keys (an overwrite race): that object stays.
+    await write.add(committed[0]);
+    dying.stop();
+
+    // Still within its liveness window: the start-up recovery leaves it.
+    c.advance(MINUTE);
+    expect(await recoverUploads(s3Site.db.prisma, uploadsDir, { storage, now: c.now })).toEqual({ temporary: 0, orphans: 0 });
+    expect(await storage.exists(`${folder}died-before-commit.png`)).toBe(true);
+
+    // Unseen for longer than three beats: gone. A periodic sweep of another process removes it.
+    c.advance(5 * MINUTE);
+    const other = journalOf(storage, { now: c.now, sweepMs: 0 });
+    expect(await other.sweep(s3Site.db.prisma)).toEqual({ intents: 2, orphans: 1 });
+    expect(await storage.exists(`${folder}died-before-commit.png`)).toBe(false);
+    for (const key of committed) expect(await storage.exists(key)).toBe(true);
+    expect(await s3Site.db.prisma.uploadIntent.count()).toBe(0);
+    other.stop();
   });
 });
 
@@ -72,6 +230,7 @@ describe('start-up recovery of the uploads directory', () => {
     await put(`.pending/${process.pid}-eeee`, '2026/01/in-flight.jpg\n');
     await put('2026/01/in-flight.jpg');
 
+    // Notes of an older version (no storage given: only the directory's leftovers are looked at).
     expect(await recoverUploads(site.db.prisma, uploadsDir)).toEqual({ temporary: 1, orphans: 2 });
 
     expect(await exists('2026/01/cut-short.jpg')).toBe(false);
