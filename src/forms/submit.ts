@@ -1,10 +1,10 @@
 // A feedback submission, in the plugin's order: field validation, acceptance, spam, then mail.
-// Every submission that passes the first three is stored (with its files, in a private
+// Every submission that passes the first three is stored (its row, then its files, in a private
 // directory) before mail is tried, and the mail's outcome is recorded on it: a mail failure loses
 // nothing.
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Context } from '../context.js';
 import { restError } from '../errors.js';
 import { formatWpDate } from '../content/dates.js';
@@ -15,6 +15,7 @@ import { pickQuestion, quizPasses } from './quiz.js';
 import { composeMail, sendMail, type MailFile, type TagValues } from './mail.js';
 import { loadForm, siteInfo, type ContactFormRecord } from './store.js';
 import type { FormServices } from './services.js';
+import { log } from '../log.js';
 
 export interface UploadedFile extends PostedFile {
   /** The form field it was posted under. */
@@ -162,19 +163,25 @@ export async function submitFeedback(ctx: Context, formId: number, input: Feedba
   }
   const hash = createHash('md5').update(JSON.stringify([form.id, data, input.ip])).digest('hex');
   const containerPost = Math.max(0, Math.min(2147483647, Number.parseInt(String(input.fields._wpcf7_container_post ?? '0'), 10) || 0));
-  const kept = await keepFiles(services, files);
-  let submissionId: number;
+  // The row first, naming the files it is about to get, then the files (each in a folder of its
+  // own): a file never exists without its committed row. A failure while copying removes the
+  // files copied so far, then the row; a process killed in between leaves a row (mail pending)
+  // whose files are missing, never an orphan file in the private directory.
+  const kept = planFiles(files);
+  const submissionId = (await ctx.prisma.formSubmission.create({
+    data: {
+      formId: form.id, data: JSON.stringify(data), files: JSON.stringify(kept.map(({ field, name, type, size, stored }) => ({ field, name, type, size, path: stored }))),
+      postedDataHash: hash, unitTag: unit, containerPost, remoteIp: input.ip.slice(0, 100), userAgent: input.userAgent.slice(0, 500),
+    },
+    select: { id: true },
+  })).id;
   try {
-    submissionId = (await ctx.prisma.formSubmission.create({
-      data: {
-        formId: form.id, data: JSON.stringify(data), files: JSON.stringify(kept.map(({ field, name, type, size, stored }) => ({ field, name, type, size, path: stored }))),
-        postedDataHash: hash, unitTag: unit, containerPost, remoteIp: input.ip.slice(0, 100), userAgent: input.userAgent.slice(0, 500),
-      },
-      select: { id: true },
-    })).id;
+    await keepFiles(services, kept);
   } catch (err) {
-    await Promise.all(kept.map((f) => rm(join(services.privateDir, f.stored), { force: true })));
-    throw err;
+    await removeFiles(services, kept);
+    await ctx.prisma.formSubmission.deleteMany({ where: { id: submissionId } });
+    log.error({ err, form: form.id }, 'keeping the files of a contact-form submission failed');
+    throw restError('wpcf7_upload_failed', 'There was an unknown error uploading the file.', 500);
   }
 
   if (settingOn(props, 'skip_mail') || settingOn(props, 'demo_mode')) {
@@ -195,19 +202,28 @@ export async function submitFeedback(ctx: Context, formId: number, input: Feedba
   return error ? answer('mail_failed', 'mail_sent_ng', hash) : answer('mail_sent', 'mail_sent_ok', hash);
 }
 
-/** Copies accepted files into the private directory (one folder per submission). */
-async function keepFiles(s: FormServices, files: UploadedFile[]): Promise<(UploadedFile & { stored: string })[]> {
-  if (!files.length) return [];
+type KeptFile = UploadedFile & { stored: string };
+
+/** Where each accepted file will be kept: `<random folder>/<n>-<safe name>` under the private directory. */
+function planFiles(files: UploadedFile[]): KeptFile[] {
   const folder = randomUUID();
-  await mkdir(join(s.privateDir, folder), { recursive: true });
-  const out: (UploadedFile & { stored: string })[] = [];
-  for (const [i, f] of files.entries()) {
+  return files.map((f, i) => {
     const safe = basename(f.name).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'file';
-    const stored = join(folder, `${i}-${safe}`);
-    await copyFile(f.path, join(s.privateDir, stored));
-    out.push({ ...f, stored });
-  }
-  return out;
+    return { ...f, stored: join(folder, `${i}-${safe}`) };
+  });
+}
+
+/** Copies accepted files to their planned places in the private directory. */
+async function keepFiles(s: FormServices, files: KeptFile[]): Promise<void> {
+  if (!files.length) return;
+  await mkdir(join(s.privateDir, dirname(files[0].stored)), { recursive: true });
+  for (const f of files) await copyFile(f.path, join(s.privateDir, f.stored));
+}
+
+/** Removes a submission's folder of files (what was copied of it). */
+async function removeFiles(s: FormServices, files: KeptFile[]): Promise<void> {
+  if (!files.length) return;
+  await rm(join(s.privateDir, dirname(files[0].stored)), { recursive: true, force: true }).catch(() => undefined);
 }
 
 async function tagValues(ctx: Context, form: ContactFormRecord, tags: FormTag[], posted: Map<string, string | string[] | undefined>, files: UploadedFile[], input: FeedbackInput, containerPost: number, serial: number): Promise<TagValues> {
