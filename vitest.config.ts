@@ -16,6 +16,9 @@ export default defineConfig({
     // Once per run: the migrated, seeded site each test file copies (test/helpers/template.ts).
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/matchers.ts'],
+    // A cached answer's age bound (PostgreSQL) would turn a test's expected hit into a miss on a
+    // slow run: off here; test/contract/read-your-writes.test.ts tests it with a clock of its own.
+    env: { CACHE_STALE_BOUND_MS: '0' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -12,6 +12,6 @@ export default defineConfig({
     include: ['test/model/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     isolate: true,
-    env: { CONTENT_MODEL: 'test/fixtures/content-model/events.json' },
+    env: { ...base.test?.env, CONTENT_MODEL: 'test/fixtures/content-model/events.json' },
   },
 });

@@ -27,6 +27,7 @@ import { createUrlDetailsFetcher } from '../src/url-details/service.js';
 import type { HealthOptions } from '../src/site-health/checks.js';
 import { createServices } from '../src/services.js';
 import { createWebhookDispatcher } from '../src/webhooks/dispatcher.js';
+import { configureEventLog } from '../src/content/events.js';
 import { createApiDocs } from './openapi/serve.js';
 import { loadPersistedOperations } from './persisted-operations.js';
 import { clientAddress } from '../src/http/client-ip.js';
@@ -111,6 +112,8 @@ export function createApp(config: Config, db: Db) {
       restRoot: `${config.siteUrl}${config.restPrefix}/`, smtpUrl: config.smtpUrl, privateDir: config.formFilesDir, rateLimit: config.formRateLimit,
     },
   });
+  // The event log's window (src/content/events.ts): its writes prune rows older than it.
+  configureEventLog(db, { hours: config.eventLogHours });
   // The webhooks' dispatcher (src/webhooks/dispatcher.ts): fans the event log out into deliveries
   // and sends them, with every other process over the same database; stopped by close().
   const webhooks = createWebhookDispatcher(db, {
@@ -121,7 +124,7 @@ export function createApp(config: Config, db: Db) {
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
   // Anonymous /graphql reads: their own cache (its own size and budget), retired by the same database version.
   const graphqlCache = config.graphqlCacheEntries > 0 ? createResponseCache(config.graphqlCacheEntries, () => db.version(), config.graphqlCacheMaxBytes) : null;
-  const graphqlHttp = graphqlHttpCache(graphqlCache, config.graphqlGetMaxAge);
+  const graphqlHttp = graphqlHttpCache(graphqlCache, config.graphqlGetMaxAge, (token) => db.caughtUp(token));
   const media: MediaServices = {
     storage: createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 }),
     maxUploadBytes: config.uploadMaxBytes,
@@ -138,7 +141,7 @@ export function createApp(config: Config, db: Db) {
    */
   const persisted = config.graphqlPersisted === 'off' ? null : loadPersistedOperations(config.graphqlPersistedFile);
   let yoga: Promise<GraphqlServer> | null = null;
-  const graphql = (): Promise<GraphqlServer> => (yoga ??= Promise.all([import('graphql-yoga'), import('./graphql-guards.js'), import('./graphiql.js')]).then(([{ createYoga, maskError }, { graphqlGuards }, { createGraphiQL }]) => {
+  const graphql = (): Promise<GraphqlServer> => (yoga ??= Promise.all([import('graphql-yoga'), import('./graphql-guards.js'), import('./graphiql.js'), import('./graphql-sse-ids.js')]).then(([{ createYoga, maskError }, { graphqlGuards }, { createGraphiQL }, { sseEventIds }]) => {
     const graphiql = createGraphiQL();
     return createYoga({
       schema,
@@ -148,7 +151,7 @@ export function createApp(config: Config, db: Db) {
       // The page with everything inlined (gateway/graphiql.ts), not yoga's, which loads from a CDN.
       renderGraphiQL: graphiql.render,
       // The cache after the guards: it reads the document the persisted-query plugins put in the params.
-      plugins: [...graphqlGuards(config, persisted), graphqlHttp.plugin, graphiql.plugin],
+      plugins: [...graphqlGuards(config, persisted), graphqlHttp.plugin, graphiql.plugin, sseEventIds()],
       logging: false,
       // Parsed documents kept by their text: yoga keeps 1,024, and a client that writes its values
       // into the document (not as variables) makes a new one each request; the bench's list

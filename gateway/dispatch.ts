@@ -114,13 +114,18 @@ async function handle(d: Dispatch, request: CoreRequest): Promise<CoreResponse> 
 
     // An anonymous read: the same bytes for everyone, so it gets an ETag and may be cached.
     const shared = method === 'GET' && !ctx.viewer;
-    const key = shared && d.cache ? cacheKey(path, url.searchParams) : null;
+    // Not from the cache (nor shared with a read in flight) when the reader asks for an answer at
+    // least as new as a write this process has not heard of yet (`X-Content-Version`).
+    const token = shared ? request.headers.get('x-content-version') : null;
+    const key = shared && d.cache && (token === null || d.db.caughtUp(token)) ? cacheKey(path, url.searchParams) : null;
     const { generation, hit } = key !== null ? d.cache!.lookup(key) : NOT_LOOKED_UP;
     if (hit) return fromCache(d.cache!, hit, key!, request, query, authHeaders, head, 'HIT');
 
     const job: Job = { request, url, query, path, method: method as Method, matched, endpoint, ctx, shared, key, generation };
     if (key !== null) return await sharedRead(d.cache!, d.inFlight, job, authHeaders, head, d.produce);
     const response = await produce(d, job);
+    // Kept off the cache by its `X-Content-Version`: the database answered.
+    if (shared && d.cache) response.headers['X-Cache'] = 'MISS';
     if (authHeaders) Object.assign(response.headers, authHeaders);
     if (shared && notModified(response, request)) return { status: 304, headers: response.headers, body: '' };
     return head ? { ...response, body: '', bytes: undefined, stream: undefined } : response;

@@ -33,6 +33,8 @@ function anonymous(headers: Headers, url: string): boolean {
 
 /** The `Vary` of a shared GET answer: its media type follows Accept, and a caller with credentials gets another answer. */
 const VARY = 'Accept, Authorization, X-WP-Nonce';
+/** The request header naming the newest write a reader must see (see Db.caughtUp). */
+const CONTENT_VERSION = 'x-content-version';
 
 /** Whether an If-None-Match value names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
 function etagMatches(etag: string, condition: string): boolean {
@@ -69,7 +71,7 @@ export interface GraphqlHttpCache {
  * process; the database version already says that something did. Authenticated requests never
  * read or fill it.
  */
-export function graphqlHttpCache(cache: ResponseCache | null, maxAge: number): GraphqlHttpCache {
+export function graphqlHttpCache(cache: ResponseCache | null, maxAge: number, caughtUp: (token: string) => boolean = () => true): GraphqlHttpCache {
   const reads = new WeakMap<Request, Shared>();
   const cacheControl = maxAge > 0 ? `public, max-age=${maxAge}` : 'public, no-cache';
   // Raw URL and Accept → key, for the hit lane (see `alias` in gateway/cache.ts).
@@ -82,6 +84,10 @@ export function graphqlHttpCache(cache: ResponseCache | null, maxAge: number): G
       const shared: Shared = { key: null, generation: 0 };
       reads.set(request, shared);
       if (!cache || typeof params.query !== 'string') return;
+      // A reader that asks for an answer at least as new as a write it was told of
+      // (`X-Content-Version`), before this process has heard of that write: the database answers.
+      const token = request.headers.get(CONTENT_VERSION);
+      if (token !== null && !caughtUp(token)) return;
       shared.key = JSON.stringify([request.headers.get('accept') ?? '', params.operationName ?? null, params.variables ?? null, params.query]);
       const { generation, hit } = cache.lookup(shared.key);
       shared.generation = generation;

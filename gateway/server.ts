@@ -50,6 +50,13 @@ function closeAfter(req: IncomingMessage, res: ServerResponse): void {
   res.on('finish', () => req.destroy());
 }
 
+/** Whether a request may write: any method but a read's, or a read carrying a method override. */
+function mayWrite(req: IncomingMessage): boolean {
+  const m = req.method;
+  if (m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS') return true;
+  return req.headers['x-http-method-override'] !== undefined || (req.url ?? '').includes('_method=');
+}
+
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise one is made. */
 const REQUEST_ID = /^[\w.:@\/+=-]{1,128}$/;
 
@@ -204,6 +211,7 @@ export function createHttpServer(app: App): Server {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     res.setHeader('X-Request-Id', id);
+    if (mayWrite(req)) tellVersion(res);
     const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
     // The socket is kept: by the time the answer closes, the request may be detached from it.
     const socket = req.socket;
@@ -214,6 +222,20 @@ export function createHttpServer(app: App): Server {
       aborted: !res.writableFinished,
     }));
     route(req, res, id, ip);
+  }
+
+  /**
+   * A request that may write answers with `X-Content-Version`: the writes this process has
+   * committed by the time the answer starts, its own among them. Sent back on a read, it keeps
+   * that read off any cache that has not heard of them yet (Db.caughtUp), on whichever process
+   * or instance the read arrives.
+   */
+  function tellVersion(res: ServerResponse): void {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+      if (!this.headersSent) this.setHeader('X-Content-Version', app.db.writeToken());
+      return writeHead.apply(this, args);
+    } as ServerResponse['writeHead'];
   }
 
   /**

@@ -22,7 +22,7 @@ export interface Read {
 }
 
 /** The request headers (lower case) that keep a read off the hit lane. */
-export const NOT_PLAIN: readonly string[] = ['authorization', 'x-wp-nonce', 'x-http-method-override', 'origin'];
+export const NOT_PLAIN: readonly string[] = ['authorization', 'x-wp-nonce', 'x-http-method-override', 'origin', 'x-content-version'];
 
 const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];
 

@@ -20,8 +20,8 @@ export function baseHeaders(ctx: Context | null, request: CoreRequest): Record<s
     'Content-Type': 'application/json; charset=UTF-8',
     'X-Robots-Tag': 'noindex',
     'X-Content-Type-Options': 'nosniff',
-    'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
-    'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+    'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link, X-Content-Version',
+    'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, X-Content-Version',
   };
   const origin = request.headers.get('origin');
   if (origin) {

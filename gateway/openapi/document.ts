@@ -619,6 +619,12 @@ export function buildOpenApiDocument(table: RouteEntry[], o: DocumentOptions): O
     if (method === 'GET') {
       headers.Allow = { description: 'The methods the caller may use on this route.', schema: { type: 'string' } };
       headers.ETag = { description: 'On anonymous reads: the answer\'s strong validator (`If-None-Match` answers 304).', schema: { type: 'string' } };
+    } else {
+      headers['X-Content-Version'] = {
+        required: true,
+        description: 'The writes committed so far by the process that answered, this one\'s among them. Sent back as the request header `X-Content-Version` on a later read (through any instance), it keeps that read off caches that have not yet heard of them.',
+        schema: { type: 'string' },
+      };
     }
     /** The success answer's media types: JSON, what the handler also sends, and JSONP for reads. */
     const content = (schema: Schema): Record<string, unknown> => ({

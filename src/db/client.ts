@@ -28,6 +28,19 @@ export interface Db {
   /** Counts this process's own writes only (cheap; no database call). */
   readonly localVersion: number;
   /**
+   * A token naming every write this handle has committed so far (its process and its count of
+   * writes), sent to a client with a write's answer (`X-Content-Version`) so that its next read,
+   * through any process or instance, can ask for an answer at least that new (`caughtUp`).
+   */
+  writeToken(): string;
+  /**
+   * Whether this handle has heard of the writes a token names, so that what it caches is at least
+   * that new: always on SQLite (every process looks at the database's version before it answers
+   * and writes wait for those looks); on PostgreSQL once the token's process has announced that
+   * many writes to this one (or the token is this handle's own). A token it cannot read: false.
+   */
+  caughtUp(token: string): boolean;
+  /**
    * Like `version()`, but moves only when the site's options may have changed: this process's
    * writes move it when they touch the Option table, another process's writes (which are not
    * told apart on SQLite) always. Site settings are kept by it, so a content write does not
@@ -475,7 +488,15 @@ export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
   return background.run(true, fn);
 }
 
-export async function openDb(databaseUrl: string): Promise<Db> {
+/** How a handle is opened besides its URL (tests give a clock). */
+export interface DbSettings {
+  /** PostgreSQL: the longest an answer made under one version is served (CACHE_STALE_BOUND_MS; 0: no bound). */
+  staleBoundMs?: number;
+  /** The clock of that bound, in milliseconds. */
+  now?: () => number;
+}
+
+export async function openDb(databaseUrl: string, settings: DbSettings = {}): Promise<Db> {
   const provider = providerOf(databaseUrl);
   let statements = 0;
   let version = 0;
@@ -529,6 +550,8 @@ export async function openDb(databaseUrl: string): Promise<Db> {
       get statements() { return statements; },
       version: version_,
       get localVersion() { return local; },
+      writeToken: () => `${local}`,
+      caughtUp: () => true,
       optionsVersion() {
         if (othersChangedOptions?.()) options++;
         return options;
@@ -559,33 +582,83 @@ export async function openDb(databaseUrl: string): Promise<Db> {
 
   // Processes announce their writes on a channel; each bumps its version on the others' notices.
   // The sender is named per handle, not per process, so two handles in one process (tests, a
-  // command run in-process) hear each other.
-  // A notice of a write that touched the options ends in `+options`.
+  // command run in-process) hear each other. A notice reads `<sender>/<count>`: the sender's
+  // count of committed writes when it was sent (so a listener knows which write tokens it has
+  // caught up with), followed by `+options` when a write it tells of touched the options.
   const [{ default: pg }, { PrismaPg }, { PrismaClient: PostgresClient }] = await Promise.all([
     import('pg'), import('@prisma/adapter-pg'), import('../generated/postgres/client.js'),
   ]);
   const self = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  const listener = new pg.Client({ connectionString: databaseUrl });
   let options = 0;
+  // Per sender, the highest count of writes it has announced (a few entries: one per process).
+  const heard = new Map<string, number>();
+  // The connection notices come in on (and go out on); null while it is being made again.
+  let listener: InstanceType<typeof pg.Client> | null = null;
+  let closed = false;
+  // The longest an answer made under one version is served: past it the version moves by itself.
+  // A notice can be lost (a writer killed between its commit and its notice): this bounds how
+  // long another process may answer from before such a write.
+  const staleBound = settings.staleBoundMs ?? Number(process.env.CACHE_STALE_BOUND_MS ?? 5000);
+  const now = settings.now ?? (() => performance.now());
+  let versionSince = now();
   // One notice on the wire at a time (pg wants a client's queries one after another): the writes
   // committed while one is sent are told by one more notice after it, which names the options if
   // any of them touched them. Every other process only needs to hear that something changed
-  // after the last notice it had.
+  // after the last notice it had. A notice that could not be sent (the connection was lost) is
+  // owed again and sent once the connection is back.
   let sending = false;
   let owed: 'none' | 'plain' | 'options' = 'none';
+  const owe = (kind: 'plain' | 'options') => { if (kind === 'options' || owed === 'none') owed = kind; };
   const announce = () => {
-    if (owed === 'none') { sending = false; return; }
-    const payload = `${self}${owed === 'options' ? '+options' : ''}`;
+    if (owed === 'none' || !listener) { sending = false; return; }
+    const kind = owed;
+    const payload = `${self}/${local}${kind === 'options' ? '+options' : ''}`;
     owed = 'none';
     sending = true;
-    listener.query(`NOTIFY content_changed, '${payload}'`).then(announce, announce);
+    listener.query(`NOTIFY content_changed, '${payload}'`).then(announce, () => { owe(kind); sending = false; });
   };
   const changed = (touchedOptions = true) => {
     version++;
     local++;
     if (touchedOptions) options++;
-    if (touchedOptions) owed = 'options';
-    else if (owed === 'none') owed = 'plain';
+    owe(touchedOptions ? 'options' : 'plain');
+    if (!sending) announce();
+  };
+  const onNotice = (n: { payload?: string }) => {
+    const [from, what] = (n.payload ?? '').split('+');
+    const slash = from.lastIndexOf('/');
+    const sender = slash < 0 ? from : from.slice(0, slash);
+    if (sender === self) return;
+    const count = slash < 0 ? NaN : Number(from.slice(slash + 1));
+    if (Number.isSafeInteger(count) && count > (heard.get(sender) ?? -1)) heard.set(sender, count);
+    version++;
+    if (what !== undefined || !sender) options++;
+  };
+  // Listening, and listening again after the connection is lost. While it is down nothing this
+  // process caches can be trusted (other processes' writes go unheard), so every look at the
+  // version moves it: no answer is cached or served from the cache until the connection is back.
+  const listen = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    const lost = () => {
+      client.end().catch(() => {});
+      if (listener !== client) return;
+      listener = null;
+      version++;
+      options++;
+      if (closed) return;
+      log.warn('database change notices: connection lost; answering without the cache until it is back');
+      const again = () => { if (!closed) listen().catch(() => setTimeout(again, 1000).unref()); };
+      setTimeout(again, 100).unref();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', onNotice);
+    await client.connect();
+    await client.query('LISTEN content_changed');
+    listener = client;
+    // What was written meanwhile went unheard: everything kept before is retired.
+    version++;
+    options++;
     if (!sending) announce();
   };
   let pool: Pool | null = null;
@@ -631,22 +704,29 @@ export async function openDb(databaseUrl: string): Promise<Db> {
   const transaction = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
   (prisma as unknown as { $transaction: typeof transaction }).$transaction = (arg, options) =>
     typeof arg === 'function' ? slots.run({ taken: false, run: null, finish: null }, () => transaction(arg, options)) : transaction(arg, options);
-  await listener.connect();
-  listener.on('notification', (n) => {
-    const [sender, what] = (n.payload ?? '').split('+');
-    if (sender === self) return;
-    version++;
-    if (what !== undefined || !sender) options++;
-  });
-  listener.on('error', () => { version++; options++; });
-  await listener.query('LISTEN content_changed');
+  await listen();
   return {
     prisma,
     provider,
     get statements() { return statements; },
-    version: () => version,
+    version() {
+      if (!listener) return ++version;
+      if (staleBound > 0) {
+        const t = now();
+        if (t - versionSince >= staleBound) { versionSince = t; version++; }
+      }
+      return version;
+    },
     get localVersion() { return local; },
-    optionsVersion: () => options,
+    writeToken: () => `${self}/${local}`,
+    caughtUp(token) {
+      const slash = token.lastIndexOf('/');
+      const count = Number(token.slice(slash + 1));
+      if (slash < 1 || !Number.isSafeInteger(count)) return false;
+      const sender = token.slice(0, slash);
+      return sender === self ? local >= count : (heard.get(sender) ?? -1) >= count;
+    },
+    optionsVersion: () => (listener ? options : ++options),
     changed: () => changed(),
     async read(sql, args) {
       if (!pool) await prisma.$connect();
@@ -672,6 +752,6 @@ export async function openDb(databaseUrl: string): Promise<Db> {
     },
     transactionStatement: () => slots.getStore()?.run ?? null,
     transactionFinish: () => slots.getStore()?.finish ?? null,
-    async close() { await prisma.$disconnect(); await listener.end().catch(() => {}); },
+    async close() { closed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
   };
 }

@@ -131,7 +131,7 @@ describe('global parameters and headers', () => {
     expect(res.headers.get('x-robots-tag')).toBe('noindex');
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(res.headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link');
+    expect(res.headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link, X-Content-Version');
     expect((await site.req('GET', '/core/v2/posts')).headers.get('access-control-allow-origin')).toBeNull();
     const admin = await site.req('GET', '/core/v2/posts', { as: 'administrator' });
     expect(admin.headers.get('cache-control')).toBe('no-cache, must-revalidate, max-age=0, no-store, private');

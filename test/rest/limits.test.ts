@@ -146,8 +146,8 @@ describe('CORS and nosniff', () => {
       'access-control-allow-origin': 'https://editor.example',
       'access-control-allow-methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
       'access-control-allow-credentials': 'true',
-      'access-control-allow-headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link',
+      'access-control-allow-headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, X-Content-Version',
+      'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, Link, X-Content-Version',
       'x-content-type-options': 'nosniff',
       vary: 'Origin',
     });
