@@ -4,6 +4,7 @@ import DataLoader from 'dataloader';
 import type { Db, DbServices, Prisma } from './db/client.js';
 import { capabilitiesOf } from './auth/capabilities.js';
 import { siteSettings, type SiteSettings } from './site/options.js';
+import { withinTransaction } from './db/version-cache.js';
 import type { Storage } from './media/storage.js';
 
 /** What the media library works with: where files go, and how large an upload may be. */
@@ -67,7 +68,8 @@ export function createContext(db: Db, user: { id: number; login: string; role: s
     can: (cap) => viewer?.caps.has(cap) ?? false,
     // Read once per request, again after this process writes (a write in this request shows).
     site: () => {
-      if (!site || siteAt !== db.localVersion) { siteAt = db.localVersion; site = siteSettings(db); }
+      // Inside a batch's transaction the version stands still while its items write: read each time.
+      if (!site || siteAt !== db.localVersion || withinTransaction(db)) { siteAt = db.localVersion; site = siteSettings(db); }
       return site;
     },
     offeredPasswords: new Map(),

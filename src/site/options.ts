@@ -1,6 +1,7 @@
 // Site settings live in the Option table (JSON values), as WordPress's wp_options. They are read
 // once per database version: any write anywhere re-reads them on the next request.
 import type { Db } from '../db/client.js';
+import { withinTransaction } from '../db/version-cache.js';
 import type { SiteClock } from '../content/dates.js';
 
 export interface SiteSettings extends SiteClock {
@@ -45,6 +46,8 @@ let cached: { db: Db; version: number; settings: Promise<SiteSettings> } | undef
 
 /** The site's settings, read again only after the options may have changed (`optionsVersion`). */
 export function siteSettings(db: Db): Promise<SiteSettings> {
+  // A batch's open transaction: its writes move no version until it commits, so read afresh.
+  if (withinTransaction(db)) return load(db);
   const version = db.optionsVersion();
   if (cached && cached.db === db && cached.version === version) return cached.settings;
   const settings = load(db);
