@@ -4,8 +4,13 @@
 // the site. What is exported, as WordPress's "All content": posts, pages and attachments in every
 // status but auto-draft, the users who wrote them, every category and tag (and the terms and
 // items of the site's own taxonomies and content types).
-// The pages are separate reads: an export taken while the site is being edited may show a write
-// made after it started (WordPress's export reads in chunks too).
+// Every page is read in one read transaction, so the file is one state of the site however long
+// it takes and whatever is written meanwhile: PostgreSQL, REPEATABLE READ READ ONLY on one pooled
+// connection; SQLite, a deferred transaction on a connection of the export's own (the process's
+// connection would hold the write lock for the whole export; a reader's WAL snapshot lets writers
+// go on). An in-memory SQLite database has no second connection: there the pages are separate
+// reads (WordPress's export reads in chunks too). The site's settings (title, sticky posts) are
+// read before the transaction begins.
 import { POST_LIKE_TYPES, TAXONOMY_REFS, contentTypeOf } from '../resources/content-types.js';
 import type { Context } from '../context.js';
 import { restError } from '../errors.js';
@@ -14,6 +19,8 @@ import { permalink } from '../resources/content-types.js';
 import { ancestorSlugs } from '../content/fields.js';
 import { ATTACHED_FILE, MISSING_PARENT, attachmentParent, metaValue } from '../media/metadata.js';
 import type { SiteSettings } from '../site/options.js';
+import type { Prisma } from '../db/client.js';
+import { log } from '../log.js';
 
 export type ExportFormat = 'wxr' | 'json';
 
@@ -36,8 +43,13 @@ export interface ContentExport {
   body: AsyncIterable<string>;
 }
 
+export interface ExportOptions {
+  /** Called after each page of rows is read (tests write there, to see the file keep its snapshot). */
+  afterRead?: () => Promise<void>;
+}
+
 /** Refuses callers without the `export` capability (administrators), then describes the export. */
-export async function exportContent(ctx: Context, format: ExportFormat, now: Date = new Date()): Promise<ContentExport> {
+export async function exportContent(ctx: Context, format: ExportFormat, now: Date = new Date(), options: ExportOptions = {}): Promise<ContentExport> {
   if (!ctx.viewer || !ctx.can('export')) {
     throw restError('rest_cannot_export', "Sorry, you are not allowed to export this site's content.", ctx.viewer ? 403 : 401);
   }
@@ -45,9 +57,88 @@ export async function exportContent(ctx: Context, format: ExportFormat, now: Dat
   // WordPress names the file after the site: sanitize_key(blogname), then the date.
   const key = site.name.toLowerCase().replace(/[^a-z0-9_-]/g, '') || 'site';
   const date = now.toISOString().slice(0, 10);
+  const produce = (snap: Context) => {
+    if (options.afterRead) afterReads.set(snap, options.afterRead);
+    return format === 'json' ? jsonExport(snap, site) : wxrExport(snap, site, now);
+  };
   return format === 'json'
-    ? { contentType: 'application/json; charset=UTF-8', filename: `${key}.${date}.json`, body: chunked(jsonExport(ctx, site)) }
-    : { contentType: 'application/rss+xml; charset=UTF-8', filename: `${key}.${date}.xml`, body: chunked(wxrExport(ctx, site, now)) };
+    ? { contentType: 'application/json; charset=UTF-8', filename: `${key}.${date}.json`, body: chunked(inSnapshot(ctx, produce)) }
+    : { contentType: 'application/rss+xml; charset=UTF-8', filename: `${key}.${date}.xml`, body: chunked(inSnapshot(ctx, produce)) };
+}
+
+// ---------------------------------------------------------------------------
+// One read transaction
+// ---------------------------------------------------------------------------
+
+/** The longest an export's transaction may stay open. */
+const SNAPSHOT_TIMEOUT_MS = 6 * 3600_000;
+const afterReads = new WeakMap<Context, () => Promise<void>>();
+
+/** Runs `work` with a context whose client reads inside one read-only transaction (see the head of this file). */
+async function withSnapshot(ctx: Context, work: (snap: Context) => Promise<void>): Promise<void> {
+  const snapshotOf = (prisma: Prisma): Context => ({ ...ctx, prisma });
+  if (ctx.db.provider === 'postgres') {
+    await ctx.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await work(snapshotOf(tx as unknown as Prisma));
+    }, { maxWait: 15_000, timeout: SNAPSHOT_TIMEOUT_MS });
+    return;
+  }
+  const [main] = (await ctx.db.read(`SELECT file FROM pragma_database_list WHERE name = 'main'`, [])) as { file: string }[];
+  if (!main?.file) return work(ctx);
+  const [{ PrismaBetterSqlite3 }, { PrismaClient }] = await Promise.all([import('@prisma/adapter-better-sqlite3'), import('../generated/sqlite/client.js')]);
+  const own = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: main.file, timeout: 10_000 }) });
+  try {
+    // The adapter's BEGIN is a deferred one: the first read takes the snapshot, no lock is held against writers.
+    await own.$transaction(async (tx) => work(snapshotOf(tx as unknown as Prisma)), { maxWait: 15_000, timeout: SNAPSHOT_TIMEOUT_MS });
+  } finally {
+    await own.$disconnect().catch((err) => log.warn({ err }, 'closing the export connection failed'));
+  }
+}
+
+/**
+ * The strings `produce` makes inside the snapshot, handed out one at a time as the consumer asks
+ * (the transaction's callback runs the producer; each string waits until the previous one was
+ * taken, so memory stays flat). A consumer that stops early (a client gone) ends the transaction.
+ */
+async function* inSnapshot(ctx: Context, produce: (snap: Context) => AsyncIterable<string>): AsyncGenerator<string> {
+  let offered: { value: string; taken: () => void } | null = null;
+  let wake: (() => void) | null = null;
+  let finished = false;
+  let failure: unknown = null;
+  let stop = false;
+  const notify = () => { const w = wake; wake = null; w?.(); };
+  const run = withSnapshot(ctx, async (snap) => {
+    for await (const value of produce(snap)) {
+      if (stop) return;
+      await new Promise<void>((taken) => { offered = { value, taken }; notify(); });
+      if (stop) return;
+    }
+  }).then(() => { finished = true; notify(); }, (err: unknown) => { failure = err ?? new Error('export failed'); finished = true; notify(); });
+  let current: (() => void) | null = null;
+  try {
+    for (;;) {
+      const next = offered as { value: string; taken: () => void } | null;
+      if (next) {
+        offered = null;
+        current = next.taken;
+        yield next.value;
+        current = null;
+        next.taken();
+        continue;
+      }
+      if (finished) {
+        if (failure) throw failure;
+        return;
+      }
+      await new Promise<void>((resolve) => { wake = resolve; });
+    }
+  } finally {
+    stop = true;
+    (current as (() => void) | null)?.();
+    (offered as { taken: () => void } | null)?.taken();
+    await run;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -55,16 +146,17 @@ export async function exportContent(ctx: Context, format: ExportFormat, now: Dat
 // ---------------------------------------------------------------------------
 
 /** Rows of a keyset-paged query, page by page: `read(after)` answers up to EXPORT_PAGE rows with ids above `after`. */
-async function* pages<T extends { id: number }>(read: (after: number) => Promise<T[]>): AsyncGenerator<T[]> {
+async function* pages<T extends { id: number }>(ctx: Context, read: (after: number) => Promise<T[]>): AsyncGenerator<T[]> {
   for (let after = 0; ;) {
     const rows = await read(after);
+    await afterReads.get(ctx)?.();
     if (rows.length) yield rows;
     if (rows.length < EXPORT_PAGE) return;
     after = rows[rows.length - 1].id;
   }
 }
 
-const authorPages = (ctx: Context) => pages((after) => ctx.prisma.user.findMany({
+const authorPages = (ctx: Context) => pages(ctx, (after) => ctx.prisma.user.findMany({
   where: { id: { gt: after }, contents: { some: itemWhere } },
   orderBy: { id: 'asc' }, take: EXPORT_PAGE,
   select: { id: true, login: true, email: true, displayName: true, firstName: true, lastName: true },
@@ -74,7 +166,7 @@ type TermRow = { id: number; taxonomy: string; name: string; slug: string; descr
 
 /** Terms of a taxonomy, each with its parent's slug ('' at the top). */
 async function* termPages(ctx: Context, taxonomy: string): AsyncGenerator<(TermRow & { parentSlug: string })[]> {
-  for await (const rows of pages((after) => ctx.prisma.term.findMany({
+  for await (const rows of pages(ctx, (after) => ctx.prisma.term.findMany({
     where: { taxonomy, id: { gt: after } }, orderBy: { id: 'asc' }, take: EXPORT_PAGE,
     select: { id: true, taxonomy: true, name: true, slug: true, description: true, parentId: true },
   }))) {
@@ -108,7 +200,7 @@ interface ExportItem {
 
 /** Items page by page, with their permalink and (attachments) file URL. */
 async function* itemPages(ctx: Context, site: SiteSettings): AsyncGenerator<ExportItem[]> {
-  for await (const rows of pages((after) => ctx.prisma.content.findMany({
+  for await (const rows of pages(ctx, (after) => ctx.prisma.content.findMany({
     where: { ...itemWhere, id: { gt: after } }, orderBy: { id: 'asc' }, take: EXPORT_PAGE, select: ITEM_SELECT,
   }))) {
     // Together, so the parent chains of the page's rows are read a level at a time.
