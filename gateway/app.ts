@@ -203,6 +203,17 @@ export function createApp(config: Config, db: Db) {
    * address (behind TRUST_PROXY the client's is read from the forwarding header).
    */
   async function fetch(request: Request, peer?: string): Promise<Response> {
+    const res = await answer(request, peer);
+    // As the HTTP server does (gateway/server.ts `tellVersion`): a request that may write is told
+    // the writes committed by the time its answer is made.
+    const m = request.method;
+    if ((m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS') || request.headers.has('x-http-method-override') || request.url.includes('_method=')) {
+      try { res.headers.set('X-Content-Version', db.writeToken()); } catch { /* a response whose headers are fixed (a redirect) */ }
+    }
+    return res;
+  }
+
+  async function answer(request: Request, peer?: string): Promise<Response> {
     const url = new URL(request.url);
     const ip = clientIp(peer, (name) => request.headers.get(name));
     switch (door(request.method, url)) {

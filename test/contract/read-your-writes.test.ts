@@ -74,6 +74,9 @@ describe('the write token', () => {
     expect([batch.status, batch.headers.has('x-content-version')]).toEqual([207, true]);
     const mutation = await site.req('POST', `${SITE}/graphql`, { as: 'editor', json: { query: 'mutation { createTag(input: { name: "token-gql" }) { databaseId } }' } });
     expect([mutation.status, mutation.headers.has('x-content-version')]).toEqual([200, true]);
+    // The in-process entry (app.fetch) tells it as the HTTP server does.
+    const inProcess = await site.req('POST', `/core/v2/posts/${created.body.id}`, { as: 'editor', json: { title: 'Token in process' }, inProcess: true });
+    expect([inProcess.status, count(inProcess.headers.get('x-content-version') ?? '/-1') >= count(updated.headers.get('x-content-version')!)]).toEqual([200, true]);
     const read = await site.req('GET', `/core/v2/posts/${created.body.id}`);
     expect([read.status, read.headers.has('x-content-version')]).toEqual([200, false]);
     // Browsers may read it and send it back.
