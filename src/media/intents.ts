@@ -80,9 +80,10 @@ export class UploadJournal {
 
   /**
    * A write of this request. Its rows go through the request's client: on its own, each row
-   * commits at once, before the file is stored. Inside a batch's transaction (a `post-process`
-   * item) they commit or roll back with the batch: no other process sees them meanwhile, so they
-   * need no beat, and a process killed in the middle leaves no rows (its files stay).
+   * commits at once, before the file is stored. On a unit of work's transaction handle (media
+   * routes cannot be batch items, but a caller of the media service inside one could) they
+   * commit or roll back with it: no other process sees them meanwhile, so they need no beat; a
+   * process killed in the middle leaves no rows there, and its files stay.
    */
   begin(scope: { db: Db; prisma: Prisma }): WriteIntent {
     const writeId = randomUUID();
