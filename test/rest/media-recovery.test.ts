@@ -131,6 +131,29 @@ describe('pending upload writes of several instances (one database, one uploads 
     }
   });
 
+  it('a process that has written sweeps by itself on its timer', async () => {
+    const c = clock(Date.now());
+    const storage = createStorage({ siteUrl: 'https://example.test', uploadsDir });
+    const gone = new UploadJournal(storage, { owner: 'far-away:9:gggg', now: c.now, sweepMs: 0 });
+    const cut = gone.begin({ db: site.db, prisma: site.db.prisma });
+    await cut.add('2026/05/timer-swept.jpg');
+    await put('2026/05/timer-swept.jpg');
+    gone.stop();
+    c.advance(10 * MINUTE);
+    // A short period so the test need not wait minutes; the timer starts with the process's first write.
+    const live = new UploadJournal(storage, { now: c.now, sweepMs: 20 });
+    try {
+      const write = live.begin({ db: site.db, prisma: site.db.prisma });
+      let attempts = 0;
+      while ((await exists('2026/05/timer-swept.jpg')) && attempts++ < 200) await new Promise((r) => setTimeout(r, 25));
+      expect(await exists('2026/05/timer-swept.jpg')).toBe(false);
+      expect(await site.db.prisma.uploadIntent.count({ where: { owner: 'far-away:9:gggg' } })).toBe(0);
+      await write.done();
+    } finally {
+      live.stop();
+    }
+  });
+
   it('keeps the files a committed attachment names, whoever noted them', async () => {
     const committed = await uploadImage('kept-by-record.jpg');
     const c = clock(Date.now());
