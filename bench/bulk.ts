@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { sqlitePath } from '../src/db/migrate.js';
+import { renderedColumns } from '../src/content/stored-render.js';
 
 export interface PostRow {
   id: number; authorId: number; title: string; content: string; slug: string;
@@ -36,14 +37,17 @@ function sqliteTarget(databaseUrl: string): BulkTarget {
   // A bench database: losing the last batches to a power cut costs a re-seed, nothing more.
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
+  // With the renderings a save stores (src/content/stored-render.ts), as the service's own writes have them.
   const content = db.prepare(`INSERT INTO "Content" ("id", "type", "status", "authorId", "title", "content", "excerpt", "slug", "date", "dateGmt",
-    "modified", "modifiedGmt", "guid", "commentStatus", "pingStatus", "format") VALUES (?, 'post', 'publish', ?, ?, ?, '', ?, ?, ?, ?, ?, ?, 'open', 'open', 'standard')`);
+    "modified", "modifiedGmt", "guid", "commentStatus", "pingStatus", "format", "renderedContent", "renderedExcerpt", "renderedKey")
+    VALUES (?, 'post', 'publish', ?, ?, ?, '', ?, ?, ?, ?, ?, ?, 'open', 'open', 'standard', ?, ?, ?)`);
   const relation = db.prepare(`INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy", "termOrder") VALUES (?, ?, 'category', 0)`);
   const batch = db.transaction((rows: PostRow[], categoryId: number) => {
     for (const r of rows) {
       const date = sqliteTime(r.date);
       const modified = sqliteTime(r.modified);
-      content.run(r.id, r.authorId, r.title, r.content, r.slug, date, date, modified, modified, r.guid);
+      const rendered = renderedColumns(r.content, '');
+      content.run(r.id, r.authorId, r.title, r.content, r.slug, date, date, modified, modified, r.guid, rendered.renderedContent, rendered.renderedExcerpt, rendered.renderedKey);
       relation.run(r.id, categoryId);
     }
   });
@@ -76,14 +80,16 @@ async function postgresTarget(databaseUrl: string, expected: number): Promise<Bu
   return {
     async insert(rows, categoryId) {
       const col = <T>(f: (r: PostRow) => T) => rows.map(f);
+      const rendered = rows.map((r) => renderedColumns(r.content, ''));
       await client.query(
         `INSERT INTO "Content" ("id", "type", "status", "authorId", "title", "content", "excerpt", "slug", "date", "dateGmt",
-           "modified", "modifiedGmt", "guid", "commentStatus", "pingStatus", "format")
-         SELECT id, 'post', 'publish', author, title, content, '', slug, date, date, modified, modified, guid, 'open', 'open', 'standard'
-         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::timestamp[], $7::timestamp[], $8::text[])
-           AS t(id, author, title, content, slug, date, modified, guid)`,
+           "modified", "modifiedGmt", "guid", "commentStatus", "pingStatus", "format", "renderedContent", "renderedExcerpt", "renderedKey")
+         SELECT id, 'post', 'publish', author, title, content, '', slug, date, date, modified, modified, guid, 'open', 'open', 'standard', rc, re, rk
+         FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::timestamp[], $7::timestamp[], $8::text[], $9::text[], $10::text[], $11::text[])
+           AS t(id, author, title, content, slug, date, modified, guid, rc, re, rk)`,
         [col((r) => r.id), col((r) => r.authorId), col((r) => r.title), col((r) => r.content), col((r) => r.slug),
-          col((r) => r.date.toISOString().slice(0, 23)), col((r) => r.modified.toISOString().slice(0, 23)), col((r) => r.guid)],
+          col((r) => r.date.toISOString().slice(0, 23)), col((r) => r.modified.toISOString().slice(0, 23)), col((r) => r.guid),
+          rendered.map((x) => x.renderedContent), rendered.map((x) => x.renderedExcerpt), rendered.map((x) => x.renderedKey)],
       );
       await client.query(
         `INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy", "termOrder") SELECT id, $2, 'category', 0 FROM unnest($1::int[]) AS t(id)`,

@@ -4,7 +4,9 @@
 // answers the two cold read scenarios of bench/run.ts with the same records as the service: the
 // published posts newest first, `exclude`, `per_page`, `page`, each post's categories and tags,
 // `X-WP-Total` counted as WordPress counts it (a COUNT over the same conditions for every
-// request), and one post by id. Text is sent as stored (no rendering), `_links` minimal: whatever
+// request), and one post by id. Text is sent as stored: the title raw, the content and excerpt as the
+// service stored them rendered when the posts were saved (the seed stores them as a save does), no
+// rendering here; `_links` minimal: whatever
 // the service spends beyond this is its own. Started by bench/run.ts.
 // Env: FLOOR_PORT, FLOOR_HOST (127.0.0.1), FLOOR_WORKERS, FLOOR_DATABASE_URL (file:… or postgresql://…), FLOOR_SITE_URL.
 import cluster from 'node:cluster';
@@ -32,7 +34,7 @@ interface Store {
   terms(ids: number[]): Promise<TermRow[]>;
 }
 
-const COLUMNS = '"id", "date", "dateGmt", "modified", "modifiedGmt", "guid", "slug", "status", "type", "title", "content", "excerpt", "authorId", "featuredMedia", "commentStatus", "pingStatus", "template", "format"';
+const COLUMNS = '"id", "date", "dateGmt", "modified", "modifiedGmt", "guid", "slug", "status", "type", "title", "renderedContent" AS "content", "renderedExcerpt" AS "excerpt", "authorId", "featuredMedia", "commentStatus", "pingStatus", "template", "format"';
 const PUBLISHED = `"type" = 'post' AND "status" = 'publish'`;
 
 async function sqliteStore(file: string): Promise<Store> {

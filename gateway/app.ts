@@ -20,6 +20,7 @@ import { COMMENT_FORM_PATH, createSiteFront } from './site/front.js';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createStorage } from '../src/media/storage.js';
+import { journalOf } from '../src/media/intents.js';
 import { serveStored } from '../src/media/serve.js';
 import type { MediaServices } from '../src/context.js';
 import { seoIndexing } from '../src/seo/indexables/hooks.js';
@@ -269,7 +270,7 @@ export function createApp(config: Config, db: Db) {
     graphqlHitByUrl: graphqlHttp.hitByUrl,
     root: dispatcher.root,
     webhooks,
-    /** Stops the app's background work (the webhooks' dispatcher); the database stays open. */
-    close: (): Promise<void> => webhooks.stop(),
+    /** Stops the app's background work (the webhooks' dispatcher, the upload journal's timers); the database stays open. */
+    close: (): Promise<void> => { journalOf(media.storage).stop(); return webhooks.stop(); },
   };
 }

@@ -8,6 +8,7 @@ import { ContentStatus, ContentStatusFilter, ContentWriteStatus, DiscussionStatu
 import { canDeleteContent, canEditContent } from '../auth/content-permissions.js';
 import { formatWpDate } from '../content/dates.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render.js';
+import { storedRender, STORED_EXCERPT_WORDS } from '../content/stored-render.js';
 import { cachedRender } from '../content/render-cache.js';
 import { embedContactForms, hasFormShortcode } from '../forms/shortcode.js';
 import { sanitizeTitle } from '../content/slug.js';
@@ -98,7 +99,7 @@ const postFields: Record<string, FieldDef> = {
     ...text('content', { contexts: VIEW_EDIT, rendered: VIEW_EDIT, protected: true, blockVersion: true }),
     resolve: async (p: Row, _a: unknown, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
-      const cached = locked ? '' : cachedRender('content', p.content, () => renderContent(p.content));
+      const cached = locked ? '' : storedRender(p)?.content ?? cachedRender('content', p.content, () => renderContent(p.content));
       // Contact-form shortcodes are replaced after the cached render, per request (forms load once for all items).
       const rendered = hasFormShortcode(cached) ? await embedContactForms(ctx, cached, p.id) : cached;
       return { ...textValue(p.content, rendered, ctx, p, locked), isProtected: !!p.password, blockVersion: p.content.includes('<!-- wp:') ? 1 : 0 };
@@ -112,6 +113,8 @@ const postFields: Record<string, FieldDef> = {
     resolve: (p: Row, args: { length?: number | null }, ctx: Context) => {
       const locked = passwordRequired(ctx, p);
       const length = args.length ?? 55;
+      const stored = length === STORED_EXCERPT_WORDS ? storedRender(p) : null;
+      if (stored && !locked) return { ...textValue(p.excerpt, stored.excerpt, ctx, p, locked), isProtected: !!p.password };
       return { ...textValue(p.excerpt, locked ? '' : cachedRender(`excerpt:${length}:${p.excerpt}`, p.content, () => renderExcerpt(p.excerpt, p.content, length, () => cachedRender('content', p.content, () => renderContent(p.content)))), ctx, p, locked), isProtected: !!p.password };
     },
   },

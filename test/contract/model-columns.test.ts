@@ -50,6 +50,9 @@ const UNREAD: Record<string, Record<string, string>> = {
     dateFloating: 'a draft whose date follows its saves until one is set; shown only through the date it gives',
     trashedStatus: 'the status before trashing, restored on untrash',
     trashedSlug: 'the slug before trashing, restored on untrash',
+    renderedContent: 'content.rendered as saved: read by the content resolver through storedRender, never sent as a field of its own',
+    renderedExcerpt: 'the default excerpt.rendered as saved, read the same way',
+    renderedKey: 'what the stored renderings were made from (src/content/stored-render.ts)',
     // Read, but by resolvers that do not name it (a null parent is 0 on the wire): Page.parent,
     // the revisions' and autosaves' parent, MediaItem.post. To go when those fields declare it.
     parentId: 'read by the parent and post resolvers, undeclared',
