@@ -156,13 +156,23 @@ function fork() {
  * garbage pile up to about three times the live heap before a full collection, and workers whose
  * live heap is under 100 MB sat at 400+ MB; under 512 MB the heap peaked at 1.5–2 times it.
  * It is a ceiling too: a worker over it stops (and is replaced), so it is kept well above what
- * the largest requests need. Given through NODE_OPTIONS; a --max-old-space-size already there or
- * on the command line is kept instead.
+ * the largest requests need.
+ *
+ * And its young generation (WORKER_SEMI_SPACE_MB, default 8; 0 leaves V8's own): V8 grows each
+ * semi-space up to 64 MB on a machine with this much memory (a new space of 134 MB, whatever the
+ * old generation's limit), which a worker under load fills between scavenges. With 8 MB a
+ * worker's peak RSS under cold reads fell from 330–340 MB to 210–220 MB with no CPU per request
+ * measurably lost (docs/benchmarks.md). Both go through NODE_OPTIONS; a flag already there or on
+ * the command line is kept instead.
  */
 function workerNodeOptions(): { NODE_OPTIONS?: string } {
   const inherited = process.env.NODE_OPTIONS ?? '';
-  if (!config.workerHeapMb || /--max[-_]old[-_]space[-_]size/.test(inherited) || process.execArgv.some((a) => /^--max[-_]old[-_]space[-_]size/.test(a))) return {};
-  return { NODE_OPTIONS: `${inherited} --max-old-space-size=${config.workerHeapMb}`.trim() };
+  const given = (flag: string) => new RegExp(`--${flag.replace(/-/g, '[-_]')}`).test(inherited) || process.execArgv.some((a) => new RegExp(`^--${flag.replace(/-/g, '[-_]')}`).test(a));
+  const flags: string[] = [];
+  if (config.workerHeapMb && !given('max-old-space-size')) flags.push(`--max-old-space-size=${config.workerHeapMb}`);
+  if (config.workerSemiSpaceMb && !given('max-semi-space-size')) flags.push(`--max-semi-space-size=${config.workerSemiSpaceMb}`);
+  if (!flags.length) return {};
+  return { NODE_OPTIONS: `${inherited} ${flags.join(' ')}`.trim() };
 }
 
 /** The start-up line scripts wait for, then where a person goes next. */

@@ -45,6 +45,8 @@ export interface Config {
   workers: number;
   /** Each worker's V8 heap limit in MB (WORKER_HEAP_MB, default 512; 0: V8's default). */
   workerHeapMb: number;
+  /** WORKER_SEMI_SPACE_MB: a worker's young-generation semi-space in MB (0: V8's own). */
+  workerSemiSpaceMb: number;
   /** Requests one process works on at once before answering 503. */
   maxInFlight: number;
   /** Entries in the shaped-response cache (0 disables it). */
@@ -199,6 +201,13 @@ export function workerHeapMb(raw: string | undefined): number {
   return n === 0 ? 0 : Math.max(128, Math.floor(n));
 }
 
+/** WORKER_SEMI_SPACE_MB: unset or not a number 8, `0` none (V8's default), otherwise 1 to 64. */
+export function workerSemiSpaceMb(raw: string | undefined): number {
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isFinite(n) || n < 0) return 8;
+  return n === 0 ? 0 : Math.min(64, Math.max(1, Math.floor(n)));
+}
+
 /** WEBHOOK_RETRY_DELAYS: seconds between webhook attempts, comma-separated (default 10 s, 1 min, 5 min, 30 min, 2 h). */
 function retryDelays(text: string | undefined): number[] {
   const list = (text ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n >= 0);
@@ -229,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPath: '/' + (env.ADMIN_PATH ?? 'wp-admin').replace(/^\/+|\/+$/g, ''),
     workers: Math.max(1, Number(env.WORKERS ?? 0) || availableParallelism()),
     workerHeapMb: workerHeapMb(env.WORKER_HEAP_MB),
+    workerSemiSpaceMb: workerSemiSpaceMb(env.WORKER_SEMI_SPACE_MB),
     maxInFlight: Math.max(1, Number(env.MAX_IN_FLIGHT ?? 512)),
     cacheEntries: Math.max(0, Number(env.CACHE_ENTRIES ?? 5000)),
     cacheMaxBytes: Math.max(0, Number(env.CACHE_MAX_BYTES ?? 16 * 1024 * 1024)) || 16 * 1024 * 1024,

@@ -189,7 +189,7 @@ describe('npm start', () => {
       expectCompiled(processes, 3);
       // The workers (started by the primary, given the entry as an absolute path) get the heap limit (WORKER_HEAP_MB, default 512).
       const workers = processes.filter((p) => p.argv.some((a) => a.startsWith('/') && a.endsWith('gateway/main.js')));
-      expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512', '--max-old-space-size=512']);
+      expect(workers.map((p) => p.nodeOptions)).toEqual(['--max-old-space-size=512 --max-semi-space-size=8', '--max-old-space-size=512 --max-semi-space-size=8']);
       expect(processes.filter((p) => !workers.includes(p)).map((p) => p.nodeOptions)).toEqual(['']);
     }
   }, 120_000);
