@@ -97,11 +97,20 @@ describe('content tallies under concurrent writers', () => {
           await c.query('INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy", "termOrder") VALUES ($1, $2, $3, $4)', [post.id, term[1], taxonomy(term[0]), order]);
         }
       }));
-      // Nothing is folded yet: the other writers see no change to the shared rows.
+      // While they are open, none of them holds a tally row: another session locks every one
+      // without waiting (NOWAIT fails at once on a row a writer has locked).
+      const probe = new pg.Client({ connectionString: url.toString() });
+      await probe.connect();
+      try {
+        const locked = await probe.query('SELECT COUNT(*)::int AS "n" FROM (SELECT 1 FROM "ContentTally" FOR UPDATE NOWAIT) AS "t"').then(() => 'none', (err: Error) => err.message);
+        expect(locked).toBe('none');
+      } finally { await probe.end(); }
       const during = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0]?.n ?? 0);
       expect(during).toBe(before);
       const commits = await Promise.allSettled(clients.map((c) => c.query('COMMIT')));
       expect(commits.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      const after = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0].n);
+      expect(after).toBe(before + WRITERS);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
