@@ -64,8 +64,8 @@ function holdCounts(picks: (text: string) => boolean) {
 describe.skipIf(bundleLane)('slow totals', () => {
   it.each([
     ['a search', '/core/v2/posts?search=quokka', () => (text: string) => text.includes('quokka')],
-    // One category's total: on SQLite a sum of the tallies it keeps (src/db/content-read.ts
-    // tallyCount), on PostgreSQL a count.
+    // One category's total: a sum of the tallies both databases keep (src/db/content-read.ts
+    // tallyCount).
     ['a list', '/core/v2/posts?categories=CAT', (cat: number) => (text: string) => text.includes(`"termId":{"in":[${cat}]}`) || (text.includes('"ContentTally"') && text.endsWith(`,${cat}]`))],
   ])('%s: the total from before a write while it is counted again, never kept by the response cache', async (_name, pathTemplate, picker) => {
     const cat = await site.createTerm('categories', { name: `Slow ${Math.random()}` });
