@@ -66,6 +66,11 @@ export interface Config {
   webhookDispatch: boolean;
   /** Waits before each webhook retry, in ms (WEBHOOK_RETRY_DELAYS: seconds, comma-separated; default 10,60,300,1800,7200). */
   webhookRetryDelays: number[];
+  /**
+   * How long the event log keeps its rows, in hours (EVENT_LOG_HOURS, default 24): how far back a
+   * subscription can resume by Last-Event-ID. Rows an active webhook has not fanned out stay longer.
+   */
+  eventLogHours: number;
   /** How long a webhook sender's claim on a delivery lasts, in ms (WEBHOOK_LEASE_MS, default 60000). */
   webhookLeaseMs: number;
   /** SMTP server for contact-form mail (`smtp://user:pass@host:587`, `smtps://…`); null: mail fails (submissions are still stored). */
@@ -248,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDispatch: env.WEBHOOK_DISPATCH !== 'off',
     webhookRetryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
     webhookLeaseMs: Math.max(100, Number(env.WEBHOOK_LEASE_MS ?? 60_000) || 60_000),
+    eventLogHours: Number(env.EVENT_LOG_HOURS ?? 24) > 0 ? Number(env.EVENT_LOG_HOURS ?? 24) : 24,
     smtpUrl: env.SMTP_URL || null,
     formFilesDir: resolve(env.FORM_FILES_DIR ?? './data/form-files'),
     formRateLimit: Math.max(0, Number(env.FORM_RATE_LIMIT ?? 5)) || 0,

@@ -1,18 +1,23 @@
 // Changes as events: the transactional event log. A change is recorded inside the transaction that
 // makes it, as a row of ContentEvent on both databases, so an event exists exactly when the change
 // committed, whichever process or worker made it. Two readers hear it:
-// - GraphQL's `contentChanged` subscription, live:
+// - GraphQL's `contentChanged` subscription, live, in the order of the log's ids (docs/subscriptions.md):
 //   - SQLite: each process, while it has subscribers, watches the database's version (PRAGMA
-//     data_version, the response cache's signal) and reads the rows after the last one it saw.
+//     data_version, the response cache's signal) and reads the rows after the last one it passed.
 //     Writers take the write lock as they begin, so ids grow in commit order;
 //   - PostgreSQL: the same statement that inserts the row sends pg_notify on CONTENT_EVENTS_CHANNEL
 //     with the row's id and the event; PostgreSQL delivers it when the transaction commits (never
-//     when it rolls back), in commit order, to every process listening. Each process listens on
-//     its own connection while it has subscribers.
+//     when it rolls back) to every process listening. Each process listens on its own connection
+//     while it has subscribers. Ids are taken before commit, so a smaller id may commit after a
+//     larger one: a process hands events on in id order, holding back behind an id still being
+//     written (LogReader), and after a lost connection it reads what it missed from the log.
+//   A subscriber that comes back with the last id it heard (Last-Event-ID) first hears the rows
+//   after it from the log, then the live ones.
 // - the webhooks (src/webhooks/): the log is their outbox; a dispatcher fans its rows out into
 //   deliveries and moves each webhook's cursor past them.
-// The log is pruned by writes (every PRUNE_EVERY-th event): the newest KEEP rows stay, and so does
-// every row after the lowest cursor of an active webhook (what some webhook has not fanned out yet).
+// The log is pruned by writes (every PRUNE_EVERY-th event) by age: rows older than the window
+// (EVENT_LOG_HOURS) go, except those after the lowest cursor of an active webhook (what some
+// webhook has not fanned out yet).
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Db, Tx } from '../db/client.js';
@@ -47,37 +52,67 @@ export const SUBSCRIBED_TYPES: ReadonlySet<string> = new Set(['post', 'page', 'a
 /** The content types whose changes are logged: every type of the registry (posts, pages, media, the model's types). */
 const LOGGED = new Set(CONTENT_TYPES.map((d) => d.type));
 export const CONTENT_EVENTS_CHANNEL = 'content_events';
-/**
- * Rows kept in the log besides those a webhook still needs; older ones are pruned by writes
- * (every PRUNE_EVERY-th event). A webhook's cursor holds back the pruning only while it is active.
- */
-export const EVENT_LOG_KEEP = 1000;
-const PRUNE_EVERY = 100;
+/** How many events apart the writes prune the log (the write whose id is a multiple of it). */
+export const PRUNE_EVERY = 100;
 /** NOTIFY payloads are limited to 8000 bytes: a longer event is sent as its id, and read back. */
 const NOTIFY_MAX = 7000;
 /** SQLite: how often a process with subscribers checks the database's version. */
 const POLL_MS = Number(process.env.CONTENT_EVENTS_POLL_MS ?? 200);
+/** Rows a reader takes from the log at once. */
+const READ_BATCH = 500;
+/**
+ * PostgreSQL: the advisory lock class a writer holds, keyed by its row's id, from the insert to
+ * its commit or rollback: a reader that finds an id missing below a committed one learns from it
+ * whether that id is still being written.
+ */
+const WRITING_LOCK = 0x43457674;
+/**
+ * PostgreSQL: how long an id must have been seen missing before an unlocked, absent id counts as
+ * rolled back. It only covers the instant between the id's allocation and the lock, inside the
+ * writer's one statement.
+ */
+const GAP_SETTLE_MS = 1000;
+/**
+ * PostgreSQL: an id missing below a row written this long ago is given up without asking: no
+ * transaction stays open that long (the longest, a unit of work, times out after 120 s; the
+ * rest is a margin for the clocks of other machines).
+ */
+const GAP_GIVE_UP_MS = 180_000;
+/** PostgreSQL: how soon a process looks again at an id still being written. */
+const GAP_RETRY_MS = 250;
+
+/** The log's window: rows older than `hours` go (EVENT_LOG_HOURS); `now` is the writers' clock (tests move it). */
+export interface EventLogSettings { hours: number; now: () => number }
+const DEFAULT_SETTINGS: EventLogSettings = { hours: 24, now: () => Date.now() };
+const settingsOf = new WeakMap<Db, EventLogSettings>();
+/** Sets the log's window (and clock) for the writes through `db`; the app does it from its configuration. */
+export function configureEventLog(db: Db, settings: Partial<EventLogSettings>): void {
+  settingsOf.set(db, { ...(settingsOf.get(db) ?? DEFAULT_SETTINGS), ...settings });
+}
+export const eventLogSettings = (db: Db): EventLogSettings => settingsOf.get(db) ?? DEFAULT_SETTINGS;
 
 /** Records a change inside the transaction that makes it. */
 export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promise<void> {
   const kind = e.kind ?? 'content';
   if (kind === 'content' && !LOGGED.has(e.type)) return;
   const data = e.data ? JSON.stringify(e.data) : '';
+  const settings = eventLogSettings(db);
   // Hand-written: it runs in every write transaction, where a model query's client time (about
   // 0.4 ms, against 0.06 ms for the statement) holds the write lock. Every caller has written
   // through Prisma in this transaction before, so it may go straight to the transaction's
   // connection (txStatements). `created` is bound as the model's default (now, to the millisecond) would be.
-  const values = [e.action, e.type, e.id, e.status, e.previousStatus, e.authorId, e.parentId, new Date(), kind, data];
+  const values = [e.action, e.type, e.id, e.status, e.previousStatus, e.authorId, e.parentId, new Date(settings.now()), kind, data];
   const columns = '"action", "type", "contentId", "status", "previousStatus", "authorId", "parentId", "created", "kind", "data"';
   const statements = txStatements(tx, db);
   let id: number;
   if (db.provider === 'postgres') {
-    // One statement: the row, and its notice (sent by PostgreSQL at commit) with the row's id.
+    // One statement: the row, its notice (sent by PostgreSQL at commit) with the row's id, and
+    // the lock on its id that tells readers it is being written (released at commit or rollback).
     const event = JSON.stringify({ ...e, kind });
     const notice = event.length > NOTIFY_MAX ? '' : event;
     const rows = await statements.query<{ id: number | bigint }>(
       `WITH e AS (INSERT INTO "ContentEvent" (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id") `
-      + `SELECT e."id", pg_notify($11, e."id"::text || ':' || $12::text) FROM e`,
+      + `SELECT e."id", pg_advisory_xact_lock(${WRITING_LOCK}, e."id") AS "held", pg_notify($11, e."id"::text || ':' || $12::text) AS "sent" FROM e`,
       ...values, CONTENT_EVENTS_CHANNEL, notice,
     );
     id = Number(rows[0].id);
@@ -87,15 +122,26 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
     );
     id = Number(rows[0].id);
   }
-  if (id % PRUNE_EVERY === 0) {
-    // Never past what an active webhook has yet to fan out (its cursor).
-    const p = db.provider === 'postgres' ? ['$1', '$2'] : ['?', '?'];
-    await statements.execute(
-      `DELETE FROM "ContentEvent" WHERE "id" <= ${p[0]} AND "id" <= COALESCE((SELECT MIN("cursor") FROM "Webhook" WHERE "active"), ${p[1]})`,
-      id - EVENT_LOG_KEEP, id - EVENT_LOG_KEEP,
-    );
-  }
+  if (id % PRUNE_EVERY === 0) await pruneLog(statements, db.provider, id, settings);
 }
+
+/**
+ * Deletes the rows older than the window, never one an active webhook has yet to fan out (after
+ * its cursor). `created` has no index: the rows are in id order, and the first one inside the
+ * window is found by walking the primary key up from the oldest, over the rows that go anyway
+ * (and none below the webhooks' bound), so the cost follows what is deleted. A row written out
+ * of time order (another machine's clock) only keeps the rows after it a little longer.
+ */
+async function pruneLog(statements: ReturnType<typeof txStatements>, provider: Db['provider'], id: number, settings: EventLogSettings): Promise<void> {
+  const [held] = await statements.query<{ cursor: number | bigint | null }>('SELECT MIN("cursor") AS "cursor" FROM "Webhook" WHERE "active"');
+  const bound = Math.min(id, held?.cursor == null ? id : Number(held.cursor));
+  const cutoff = new Date(settings.now() - settings.hours * 3_600_000);
+  const sql = `DELETE FROM "ContentEvent" WHERE "id" <= $1 AND "id" < COALESCE((SELECT "id" FROM "ContentEvent" WHERE "id" <= $1 AND "created" >= $2 ORDER BY "id" LIMIT 1), $1 + 1)`;
+  if (provider === 'postgres') await statements.execute(sql, bound, cutoff);
+  else await statements.execute(sql.replace(/\$\d/g, '?'), bound, bound, cutoff, bound);
+}
+
+type Row = Parameters<typeof eventOfRow>[0] & { created: Date };
 
 /** An event read back from a row of the log. */
 export function eventOfRow(r: { id: number; kind: string; action: string; type: string; contentId: number; status: string; previousStatus: string; authorId: number; parentId: number | null; data: string }): ContentEvent {
@@ -105,13 +151,91 @@ export function eventOfRow(r: { id: number; kind: string; action: string; type: 
   };
 }
 
+/**
+ * Reads the log in id order from a cursor, never past an id that may still commit: every id at
+ * or below `cursor` has been handed on or will never be in the log. On SQLite an id missing below
+ * a committed one never commits (writers hold the write lock from their start, so ids are taken in
+ * commit order). On PostgreSQL it may be a transaction still open: the reader stops before it
+ * until the row appears, or the id is known rolled back (its writer's lock is free and the row
+ * still absent, GAP_SETTLE_MS after it was first seen missing), or the row after it is older than
+ * any transaction lives (GAP_GIVE_UP_MS).
+ */
+export class LogReader {
+  /** Whether the last read stopped before an id still being written (read again soon). */
+  blocked = false;
+  private readonly missingSince = new Map<number, number>();
+  constructor(private readonly db: Db, public cursor: number, private readonly now: () => number = Date.now) {}
+
+  /** The rows after the cursor (up to `upTo`) that follow it without an open gap; moves the cursor past them. */
+  async next(upTo?: number): Promise<Row[]> {
+    this.blocked = false;
+    if (upTo !== undefined && this.cursor >= upTo) return [];
+    const id = upTo === undefined ? { gt: this.cursor } : { gt: this.cursor, lte: upTo };
+    const rows = await this.db.prisma.contentEvent.findMany({ where: { id }, orderBy: { id: 'asc' }, take: READ_BATCH }) as Row[];
+    const out: Row[] = [];
+    for (const r of rows) {
+      if (r.id > this.cursor + 1 && !(await this.gone(this.cursor + 1, r.id - 1, r.created))) { this.blocked = true; return out; }
+      out.push(r);
+      this.cursor = r.id;
+    }
+    // Below a bound that has committed (the live stream's place): ids past the last row read are gaps too.
+    if (rows.length < READ_BATCH && upTo !== undefined && this.cursor < upTo) {
+      if (await this.gone(this.cursor + 1, upTo, null)) this.cursor = upTo; else this.blocked = true;
+    }
+    return out;
+  }
+
+  /** Whether no id from `from` to `to` will ever commit. `after` is when the row after them was written, if known. */
+  private async gone(from: number, to: number, after: Date | null): Promise<boolean> {
+    if (this.db.provider !== 'postgres') return true;
+    const now = this.now();
+    if (after && now - after.getTime() > GAP_GIVE_UP_MS) return true;
+    const ids: number[] = [];
+    for (let i = from; i <= to; i++) ids.push(i);
+    let settled = true;
+    for (const i of ids) {
+      const since = this.missingSince.get(i);
+      if (since === undefined) this.missingSince.set(i, now);
+      if (since === undefined || now - since < GAP_SETTLE_MS) settled = false;
+    }
+    if (!settled) return false;
+    // The locks first, then the rows (a statement of its own, with a later snapshot): a writer
+    // whose lock was free had ended, so its row is seen now if it committed.
+    const writing = await this.db.prisma.$queryRawUnsafe<{ id: number }[]>(
+      `SELECT x AS "id" FROM unnest($1::int[]) AS x WHERE NOT pg_try_advisory_xact_lock_shared(${WRITING_LOCK}, x)`, ids,
+    );
+    if (writing.length) return false;
+    if (await this.db.prisma.contentEvent.count({ where: { id: { gte: from, lte: to } } })) return false; // committed meanwhile: read again
+    for (const i of ids) this.missingSince.delete(i);
+    return true;
+  }
+}
+
 type Listener = (e: ContentEvent) => void;
 
 interface Hub {
   listeners: Set<Listener>;
+  /** The id the live stream has passed (every later event is emitted); null until it has started. */
+  cursor(): number | null;
+  /** Resolves with the id the live stream starts after, once it has started. */
+  ready(): Promise<number>;
   start(): void;
   stop(): void;
 }
+
+/** A stream of events together with the log id a subscriber is known to have heard up to. */
+export interface SubscribeOptions {
+  /**
+   * Resume after this log id (a client's Last-Event-ID): the logged events after it are heard
+   * first, from the log, then the live ones, none twice and none missed. When the rows after it
+   * have been pruned, the stream's first item is a `windowPassed` marker instead, then the live
+   * events.
+   */
+  after?: number;
+}
+
+/** What a stream yields: an event, or (first, on a resume past the log's window) the marker. */
+export type StreamItem = ContentEvent & { windowPassed?: { oldest: number } };
 
 /**
  * The events of one app's database, among its services (src/services.ts): one hub per app, started
@@ -119,15 +243,16 @@ interface Hub {
  */
 export interface ContentEvents {
   /**
-   * The changes from now on that `accept` lets through, as an async iterator: ends when the
-   * consumer returns (a subscriber leaves); the process stops watching when its last one has left.
+   * The changes from now on (or after `o.after`) that `accept` lets through, as an async iterator:
+   * ends when the consumer returns (a subscriber leaves); the process stops watching when its
+   * last one has left.
    */
-  subscribe(accept?: (e: ContentEvent) => boolean): AsyncIterableIterator<ContentEvent>;
+  subscribe(accept?: (e: ContentEvent) => boolean, o?: SubscribeOptions): AsyncIterableIterator<StreamItem>;
 }
 
 /**
  * The events of `db`. `databaseUrl` is where it lives: PostgreSQL listens on a connection of its
- * own (null outside an app: a PostgreSQL site's subscribers then hear nothing, and it is logged).
+ * own (null outside an app: a PostgreSQL site's subscribers then hear only what they resume, and it is logged).
  */
 export function createContentEvents(db: Db, databaseUrl: string | null): ContentEvents {
   let hub: Hub | null = null;
@@ -137,41 +262,67 @@ export function createContentEvents(db: Db, databaseUrl: string | null): Content
     const emit = (e: ContentEvent) => { for (const l of listeners) l(e); };
     return (hub = db.provider === 'postgres' ? postgresHub(db, databaseUrl, listeners, emit) : sqliteHub(db, listeners, emit));
   };
-  return { subscribe: (accept = () => true) => subscribe(hubOf(), accept) };
+  return { subscribe: (accept = () => true, o = {}) => subscribe(db, hubOf(), accept, o) };
 }
+
+/** A promise with its resolve, for a hub's start. */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+/** The newest id of the log (0 when empty). */
+const newestId = async (db: Db): Promise<number> => (await db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
 
 function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   let timer: NodeJS.Timeout | null = null;
-  let last = 0;
+  let reader: LogReader | null = null;
+  let started = deferred<number>();
   let seenVersion = -1;
   let busy = false;
-  const poll = async () => {
+  const poll = async (r: LogReader) => {
     const version = db.version();
     if (busy || version === seenVersion) return;
     busy = true;
     try {
       seenVersion = version;
-      const rows = await db.prisma.contentEvent.findMany({ where: { id: { gt: last } }, orderBy: { id: 'asc' } });
-      for (const r of rows) {
-        last = r.id;
-        emit(eventOfRow(r));
+      for (;;) {
+        const rows = await r.next();
+        if (reader !== r) return; // stopped meanwhile
+        for (const row of rows) emit(eventOfRow(row));
+        if (rows.length < READ_BATCH) break;
       }
     } catch (err) {
-      seenVersion = -1; // try again on the next tick
+      seenVersion = -1; // try again on the next tick (from the same cursor: nothing is skipped)
       log.error({ err }, 'content events: polling failed');
     } finally { busy = false; }
   };
   return {
     listeners,
+    cursor: () => reader?.cursor ?? null,
+    ready: () => started.promise,
     start() {
       if (timer) return;
-      // Events from now on: start after the newest row (read before the first subscriber returns).
+      // Events from now on: start after the newest row (read before the first subscriber hears anything).
       seenVersion = db.version();
-      const first = db.prisma.contentEvent.aggregate({ _max: { id: true } }).then((r) => { last = Math.max(last, r._max.id ?? 0); });
-      timer = setInterval(() => void first.then(poll), POLL_MS);
+      const mine = started;
+      const first = newestId(db).then((max) => {
+        if (mine !== started || !timer) return null;
+        reader = new LogReader(db, max);
+        mine.resolve(max);
+        return reader;
+      });
+      first.catch((err) => log.error({ err }, 'content events: reading the log failed'));
+      timer = setInterval(() => void first.then((r) => (r && r === reader ? poll(r) : undefined), () => undefined), POLL_MS);
       timer.unref();
     },
-    stop() { if (timer) clearInterval(timer); timer = null; },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      reader = null;
+      started = deferred<number>();
+    },
   };
 }
 
@@ -181,62 +332,156 @@ const pgLib = (): typeof pg => require('pg') as typeof pg;
 
 function postgresHub(db: Db, url: string | null, listeners: Set<Listener>, emit: Listener): Hub {
   let client: pg.Client | null = null;
+  let reader: LogReader | null = null;
+  let started = deferred<number>();
+  let running = false;
+  let again = false;
+  let retry: NodeJS.Timeout | null = null;
+  /** Hands on what the log has after the cursor, in id order, until it holds nothing more that may be handed on. */
+  const pump = async (): Promise<void> => {
+    const r = reader;
+    if (!r) return;
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do {
+        again = false;
+        const rows = await r.next();
+        if (reader !== r) return;
+        for (const row of rows) emit(eventOfRow(row));
+        if (rows.length === READ_BATCH) again = true;
+      } while (again);
+      if (r.blocked && !retry) retry = setTimeout(() => { retry = null; void pump(); }, GAP_RETRY_MS);
+    } catch (err) {
+      log.error({ err }, 'content events: reading the log failed');
+      if (!retry) retry = setTimeout(() => { retry = null; void pump(); }, 1000);
+    } finally { running = false; }
+    if (retry) retry.unref();
+  };
   const connect = () => {
-    if (!url) { log.error('content events: no database URL given'); return; }
+    const listening = (): void => {
+      if (reader) { void pump(); return; } // made again: what was logged meanwhile is read from the log
+      const mine = started;
+      newestId(db).then((max) => {
+        if (mine !== started || reader) return;
+        reader = new LogReader(db, max);
+        mine.resolve(max);
+        void pump();
+      }).catch((err) => { log.error({ err }, 'content events: reading the log failed'); client?.emit('error', err); });
+    };
+    if (!url) { log.error('content events: no database URL given'); listening(); return; }
     const c = new (pgLib().Client)({ connectionString: url });
     client = c;
     c.on('notification', (n) => {
-      if (n.channel !== CONTENT_EVENTS_CHANNEL || !n.payload) return;
+      if (n.channel !== CONTENT_EVENTS_CHANNEL || !n.payload || !reader) return;
       // `<id>:<event>`, or `<id>:` for an event too long for a notice (read back from the log).
       const colon = n.payload.indexOf(':');
       const logId = Number(n.payload.slice(0, colon));
       const text = n.payload.slice(colon + 1);
-      if (colon < 1 || !Number.isInteger(logId)) return;
-      if (text) {
-        try { emit({ ...(JSON.parse(text) as ContentEvent), logId }); } catch { /* not ours */ }
+      if (colon < 1 || !Number.isInteger(logId) || logId <= reader.cursor) return;
+      // The next id, with nothing being read: handed on from the notice. Anything else: from the log, in order.
+      if (logId === reader.cursor + 1 && text && !running) {
+        let e: ContentEvent;
+        try { e = { ...(JSON.parse(text) as ContentEvent), logId }; } catch { return; }
+        reader.cursor = logId;
+        emit(e);
         return;
       }
-      db.prisma.contentEvent.findUnique({ where: { id: logId } })
-        .then((r) => { if (r) emit(eventOfRow(r)); })
-        .catch((err) => log.error({ err }, 'content events: reading a long event failed'));
+      void pump();
     });
-    // A lost connection is made again while there are subscribers (events in between are lost).
-    c.on('error', () => { if (client === c) { client = null; c.end().catch(() => {}); if (listeners.size) setTimeout(connect, 1000).unref(); } });
-    c.connect().then(() => c.query(`LISTEN ${CONTENT_EVENTS_CHANNEL}`)).catch((err) => c.emit('error', err));
+    // A lost connection is made again while there are subscribers; the rows logged meanwhile are
+    // read from the log after the cursor once it listens again.
+    c.on('error', (err) => {
+      if (client !== c) return;
+      log.warn({ err }, 'content events: the listening connection was lost');
+      client = null;
+      c.end().catch(() => {});
+      if (listeners.size) setTimeout(() => { if (!client && listeners.size) connect(); }, 1000).unref();
+    });
+    c.on('end', () => { if (client === c) c.emit('error', new Error('connection ended')); });
+    c.connect().then(() => c.query(`LISTEN ${CONTENT_EVENTS_CHANNEL}`)).then(() => { if (client === c) listening(); }).catch((err) => c.emit('error', err));
   };
   return {
     listeners,
-    start() { if (!client) connect(); },
-    stop() { const c = client; client = null; c?.end().catch(() => {}); },
+    cursor: () => reader?.cursor ?? null,
+    ready: () => started.promise,
+    start() { if (!client && !reader) connect(); },
+    stop() {
+      const c = client;
+      client = null;
+      reader = null;
+      started = deferred<number>();
+      if (retry) clearTimeout(retry);
+      retry = null;
+      c?.end().catch(() => {});
+    },
   };
 }
 
 /** A subscriber on `hub` (ContentEvents.subscribe). */
-function subscribe(hub: Hub, accept: (e: ContentEvent) => boolean): AsyncIterableIterator<ContentEvent> {
-  const queue: ContentEvent[] = [];
-  let waiting: ((r: IteratorResult<ContentEvent>) => void) | null = null;
+function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: SubscribeOptions): AsyncIterableIterator<StreamItem> {
+  const queue: StreamItem[] = [];
+  let waiting: { resolve: (r: IteratorResult<StreamItem>) => void; reject: (err: unknown) => void } | null = null;
   let done = false;
+  let failure: unknown = null;
+  /** While the log is replayed, the live events wait here. */
+  let held: ContentEvent[] | null = o.after === undefined ? null : [];
+  const deliver = (e: StreamItem) => {
+    if (done) return;
+    if (waiting) { const w = waiting; waiting = null; w.resolve({ value: e, done: false }); } else queue.push(e);
+  };
   const listener: Listener = (e) => {
     if (!accept(e)) return;
-    if (waiting) { const w = waiting; waiting = null; w({ value: e, done: false }); } else queue.push(e);
+    if (held) held.push(e); else deliver(e);
   };
+  // Where the live stream stands as this listener joins: every later event reaches it.
+  const joinedAt = hub.cursor();
   hub.listeners.add(listener);
   if (hub.listeners.size === 1) hub.start();
-  const finish = (): IteratorResult<ContentEvent> => {
+  if (o.after !== undefined) {
+    const after = o.after;
+    void (async () => {
+      const live = joinedAt ?? await hub.ready();
+      if (after < live) {
+        const oldest = (await db.prisma.contentEvent.aggregate({ _min: { id: true } }))._min.id;
+        if (oldest !== null && oldest > after + 1) {
+          // Rows after it have been pruned: say so (with the live stream's place as its id), then go live.
+          deliver({ windowPassed: { oldest }, logId: live, kind: 'content', action: 'updated', type: '', id: 0, status: '', previousStatus: '', authorId: 0, parentId: null });
+        } else {
+          const reader = new LogReader(db, after);
+          let idle = 0;
+          while (!done && reader.cursor < live) {
+            const rows = await reader.next(live);
+            for (const r of rows) { const e = eventOfRow(r); if (accept(e)) deliver(e); }
+            if (reader.blocked) await new Promise((r) => setTimeout(r, Math.min(GAP_RETRY_MS * ++idle, 2000)));
+          }
+        }
+      }
+      const late = held ?? [];
+      held = null;
+      for (const e of late) if ((e.logId ?? 0) > live) deliver(e);
+    })().catch((err) => {
+      log.error({ err }, 'content events: replaying the log failed');
+      failure = err;
+      if (waiting) { const w = waiting; waiting = null; w.reject(err); }
+    });
+  }
+  const finish = (): IteratorResult<StreamItem> => {
     if (!done) {
       done = true;
       hub.listeners.delete(listener);
       if (!hub.listeners.size) hub.stop();
       queue.length = 0;
-      if (waiting) { const w = waiting; waiting = null; w({ value: undefined, done: true }); }
+      if (waiting) { const w = waiting; waiting = null; w.resolve({ value: undefined, done: true }); }
     }
     return { value: undefined, done: true };
   };
   return {
     next: () => {
       if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (failure) { const err = failure; finish(); return Promise.reject(err); }
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => { waiting = resolve; });
+      return new Promise((resolve, reject) => { waiting = { resolve, reject }; });
     },
     return: () => Promise.resolve(finish()),
     throw: (err) => { finish(); return Promise.reject(err); },

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestSite, provider, service, type TestSite } from '../helpers/app.js';
-import { EVENT_LOG_KEEP, recordContentEvent, type ContentEvent } from '../../src/content/events.js';
+import { configureEventLog, recordContentEvent, type ContentEvent } from '../../src/content/events.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 let site: TestSite;
@@ -314,20 +314,35 @@ describe('the event log', () => {
     }
   }, { timeout: 60_000 });
 
-  it('keeps every row an active webhook has not fanned out, and otherwise a window of the newest rows', async () => {
-    const h = await hook(['page.deleted']);
-    const start = (await site.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).cursor;
-    await record(EVENT_LOG_KEEP + 300);
-    // Pruned below the webhook's cursor only: every row after it is still there.
-    expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: start } } })).toBe(EVENT_LOG_KEEP + 300);
-    // Switched off, it holds nothing back: the next prune keeps the newest EVENT_LOG_KEEP rows (and those after the prune).
-    await site.req('PATCH', `/webhooks/v1/webhooks/${h.id}`, { as: 'administrator', json: { active: false } });
-    await record(100);
-    const newest = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id!;
-    const pruneAt = newest - (newest % 100);
-    expect(await site.db.prisma.contentEvent.count({ where: { id: { lte: pruneAt - EVENT_LOG_KEEP } } })).toBe(0);
-    expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: pruneAt - EVENT_LOG_KEEP } } })).toBe(EVENT_LOG_KEEP + (newest - pruneAt));
-    await drop(h.id);
+  it('prunes rows older than the window, never one an active webhook has not fanned out', async () => {
+    // The writers' clock, moved by the test: a window of one hour.
+    let clock = Date.now();
+    configureEventLog(site.db, { hours: 1, now: () => clock });
+    // The webhook's cursor stays where it was made: no background pass fans out (the test after this one drains by hand).
+    await site.app.webhooks.stop();
+    try {
+      const h = await hook(['page.deleted']);
+      const start = (await site.db.prisma.webhook.findUniqueOrThrow({ where: { id: h.id } })).cursor;
+      await record(250);
+      const old = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id!;
+      // Two hours on: every row so far is past the window, but the webhook still needs those after its cursor.
+      clock += 2 * 3_600_000;
+      await record(100);
+      expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: start, lte: old } } })).toBe(old - start);
+      // Rows it has fanned out (at or below its cursor) are not held back.
+      expect(await site.db.prisma.contentEvent.count({ where: { id: { lte: start } } })).toBe(0);
+      // Switched off, it holds nothing back: the next prune takes every row older than an hour, and only those.
+      await site.req('PATCH', `/webhooks/v1/webhooks/${h.id}`, { as: 'administrator', json: { active: false } });
+      await record(100);
+      const cutoff = new Date(clock - 3_600_000);
+      expect(await site.db.prisma.contentEvent.count({ where: { created: { lt: cutoff } } })).toBe(0);
+      expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: old } } })).toBe(200);
+      // Within the window nothing goes, however many rows: an hour less than the window later, all 200 are kept.
+      clock += 30 * 60_000;
+      await record(100);
+      expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: old } } })).toBe(300);
+      await drop(h.id);
+    } finally { configureEventLog(site.db, { hours: 24, now: () => Date.now() }); }
   });
 
   it.skipIf(provider !== 'postgres')('fans out past an id still being written, and moves the cursor past it only once it commits', async () => {

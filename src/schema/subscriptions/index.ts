@@ -1,12 +1,16 @@
 // Subscriptions (served by /graphql over server-sent events): `contentChanged`, fed by the
 // content events every process hears (src/content/events.ts), so a subscriber learns of changes
-// made through any process or worker, by REST or GraphQL.
+// made through any process or worker, by REST or GraphQL. Over server-sent events each event
+// carries its log id, and a request with Last-Event-ID resumes after it (./resume.ts,
+// docs/subscriptions.md).
 import { builder } from '../builder.js';
 import { globalIdOf } from '../node.js';
 import { PostRef } from '../posts/types.js';
 import { PageRef } from '../pages/types.js';
 import { MediaRef } from '../media/index.js';
-import { SUBSCRIBED_TYPES, type ContentAction, type ContentEvent } from '../../content/events.js';
+import { SUBSCRIBED_TYPES, type ContentAction, type ContentEvent, type StreamItem } from '../../content/events.js';
+import { restError } from '../../errors.js';
+import { noteIds, parseLastEventId, streamStateOf } from './resume.js';
 import { canReadContent } from '../../auth/content-permissions.js';
 import { contentTypeOf } from '../../resources/content-types.js';
 import { readableRows } from '../../content/service.js';
@@ -61,7 +65,20 @@ builder.subscriptionType({ description: 'Changes as they happen (server-sent eve
 
 builder.subscriptionField('contentChanged', (t) => t.field({
   type: ContentChange,
-  description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process.',
-  subscribe: (_root, _args, ctx) => ctx.services.contentEvents.subscribe((e) => (e.kind ?? 'content') === 'content' && SUBSCRIBED_TYPES.has(e.type) && mayHear(ctx, e)),
-  resolve: (e) => e,
+  description: 'Every creation, update, trashing and deletion of posts, pages and media the subscriber may read (before or after the change), made through any process. '
+    + 'Over server-sent events each event carries its log id as the SSE id; a request with the Last-Event-ID header first hears the events logged after that id.',
+  subscribe: (_root, _args, ctx) => {
+    const state = streamStateOf(ctx);
+    const after = parseLastEventId(state?.lastEventId ?? null);
+    const accept = (e: ContentEvent) => (e.kind ?? 'content') === 'content' && SUBSCRIBED_TYPES.has(e.type) && mayHear(ctx, e);
+    const stream = ctx.services.contentEvents.subscribe(accept, after === null ? {} : { after });
+    return state ? noteIds(stream, state) : stream;
+  },
+  resolve: (e: StreamItem) => {
+    // A resume after rows the log no longer holds: the subscriber may have missed changes.
+    if (e.windowPassed) {
+      throw restError('event_log_window_passed', 'Events after the given Last-Event-ID are no longer in the log: some changes may have been missed. Read the current state again; the events from now on follow.', 410, { oldest: e.windowPassed.oldest });
+    }
+    return e;
+  },
 }));
