@@ -430,9 +430,11 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
     if (done) return;
     if (waiting) { const w = waiting; waiting = null; w.resolve({ value: e, done: false }); } else queue.push(e);
   };
+  /** Live events at or below it were replayed (or came before the given id): not handed on again. */
+  let floor = -1;
   const listener: Listener = (e) => {
     if (!accept(e)) return;
-    if (held) held.push(e); else deliver(e);
+    if (held) held.push(e); else if ((e.logId ?? Number.MAX_SAFE_INTEGER) > floor) deliver(e);
   };
   // Where the live stream stands as this listener joins: every later event reaches it.
   const joinedAt = hub.cursor();
@@ -442,6 +444,10 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
     const after = o.after;
     void (async () => {
       const live = joinedAt ?? await hub.ready();
+      floor = live;
+      // Ahead of this process's live stream (it has not read the newest rows yet): its events up to
+      // the given id were heard already. An id past the newest row is not this log's: nothing is dropped.
+      if (after > live && after <= await newestId(db)) floor = after;
       if (after < live) {
         const oldest = (await db.prisma.contentEvent.aggregate({ _min: { id: true } }))._min.id;
         if (oldest !== null && oldest > after + 1) {
@@ -459,7 +465,7 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
       }
       const late = held ?? [];
       held = null;
-      for (const e of late) if ((e.logId ?? 0) > live) deliver(e);
+      for (const e of late) if ((e.logId ?? Number.MAX_SAFE_INTEGER) > floor) deliver(e);
     })().catch((err) => {
       log.error({ err }, 'content events: replaying the log failed');
       failure = err;
