@@ -61,11 +61,14 @@ const POLL_MS = Number(process.env.CONTENT_EVENTS_POLL_MS ?? 200);
 /** Rows a reader takes from the log at once. */
 const READ_BATCH = 500;
 /**
- * PostgreSQL: the advisory lock class a writer holds, keyed by its row's id, from the insert to
- * its commit or rollback: a reader that finds an id missing below a committed one learns from it
- * whether that id is still being written.
+ * PostgreSQL: the advisory lock class a writer holds (shared), keyed by its row's id's block of
+ * WRITING_BLOCK ids, from the insert to its commit or rollback: a reader that finds an id missing
+ * below a committed one learns from it whether a transaction that wrote into that block is still
+ * open. Blocks, not single ids: a transaction that records thousands of events (an import) holds
+ * one lock per thousand, where one per id would fill the server's lock table (max_locks_per_transaction).
  */
 const WRITING_LOCK = 0x43457674;
+const WRITING_BLOCK = 1024;
 /**
  * PostgreSQL: how long an id must have been seen missing before an unlocked, absent id counts as
  * rolled back. It only covers the instant between the id's allocation and the lock, inside the
@@ -112,7 +115,7 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
     const notice = event.length > NOTIFY_MAX ? '' : event;
     const rows = await statements.query<{ id: number | bigint }>(
       `WITH e AS (INSERT INTO "ContentEvent" (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id") `
-      + `SELECT e."id", pg_advisory_xact_lock(${WRITING_LOCK}, e."id") AS "held", pg_notify($11, e."id"::text || ':' || $12::text) AS "sent" FROM e`,
+      + `SELECT e."id", pg_advisory_xact_lock_shared(${WRITING_LOCK}, e."id" / ${WRITING_BLOCK}) AS "held", pg_notify($11, e."id"::text || ':' || $12::text) AS "sent" FROM e`,
       ...values, CONTENT_EVENTS_CHANNEL, notice,
     );
     id = Number(rows[0].id);
@@ -199,10 +202,13 @@ export class LogReader {
       if (since === undefined || now - since < GAP_SETTLE_MS) settled = false;
     }
     if (!settled) return false;
-    // The locks first, then the rows (a statement of its own, with a later snapshot): a writer
-    // whose lock was free had ended, so its row is seen now if it committed.
-    const writing = await this.db.prisma.$queryRawUnsafe<{ id: number }[]>(
-      `SELECT x AS "id" FROM unnest($1::int[]) AS x WHERE NOT pg_try_advisory_xact_lock_shared(${WRITING_LOCK}, x)`, ids,
+    // The locks first, then the rows (a statement of its own, with a later snapshot): when no
+    // writer holds a block's lock, every writer of its ids had ended, so a committed row is seen
+    // now. The exclusive try never waits (it only keeps a writer entering the block waiting for
+    // the length of this statement).
+    const blocks = [...new Set(ids.map((i) => Math.floor(i / WRITING_BLOCK)))];
+    const writing = await this.db.prisma.$queryRawUnsafe<{ block: number }[]>(
+      `SELECT b AS "block" FROM unnest($1::int[]) AS b WHERE NOT pg_try_advisory_xact_lock(${WRITING_LOCK}, b)`, blocks,
     );
     if (writing.length) return false;
     if (await this.db.prisma.contentEvent.count({ where: { id: { gte: from, lte: to } } })) return false; // committed meanwhile: read again

@@ -303,6 +303,17 @@ describe.skipIf(provider !== 'postgres')('contentChanged on PostgreSQL', () => {
     } finally { await sub.close(); }
   }, 120_000);
 
+  it('a transaction may record many thousands of events (the writers\' locks are per block of ids, not per id)', async () => {
+    const before = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
+    // One lock per id would pass the server's lock table (max_locks_per_transaction 64 x max_connections): out of shared memory.
+    const n = 25_000;
+    await site.db.prisma.$transaction(async (tx) => {
+      const t = await tx.term.create({ data: { taxonomy: 'post_tag', name: 'Bulk', slug: `bulk-${Date.now()}` } });
+      for (let i = 0; i < n; i++) await recordContentEvent(tx, site.db, { kind: 'term', action: 'updated', type: 'post_tag', id: t.id, status: '', previousStatus: '', authorId: 0, parentId: null });
+    }, { timeout: 120_000 });
+    expect(await site.db.prisma.contentEvent.count({ where: { id: { gt: before } } })).toBe(n);
+  }, 180_000);
+
   it('goes past an id whose transaction rolled back', async () => {
     const sub = subscribe('a');
     try {
