@@ -122,7 +122,7 @@ describe('content tallies under concurrent writers', () => {
     }
   });
 
-  it.runIf(provider === 'postgres')('a savepoint rolled back takes its deltas and its queued fold with it; writes after an early fold are folded at commit', async () => {
+  it.runIf(provider === 'postgres')('a savepoint rolled back takes its deltas and its queued fold with it; writes after an early fold, or with folds immediate, are folded', async () => {
     const [{ d: name }] = await site.db.read('SELECT current_database() AS "d"', []);
     const url = new URL(pgBase());
     url.pathname = `/${String(name)}`;
@@ -159,6 +159,19 @@ describe('content tallies under concurrent writers', () => {
       await c.query('ROLLBACK TO SAVEPOINT s');
       expect((await c.query(`SELECT current_setting('content_tally.queued', true) AS "v"`)).rows[0].v).not.toBe('on');
       await c.query('INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy") VALUES ($1, $2, $3)', [kept, term, 'post_tag']);
+      await c.query('COMMIT');
+      // Folds IMMEDIATE for the whole transaction: each appending statement folds at its end
+      // (clearing the marker), so every one of several rows' deltas must queue a fold of its own.
+      await c.query('BEGIN');
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      const { rows: many } = await c.query(
+        `INSERT INTO "Content" ("type", "status", "authorId", "title", "date", "dateGmt", "modified", "modifiedGmt")
+         SELECT 'page', 'pending', $1, 'immediate ' || i, now(), now(), now(), now() FROM generate_series(1, 3) AS i RETURNING "id"`,
+        [site.users.editor.id],
+      );
+      await c.query(`INSERT INTO "TermRelationship" ("contentId", "termId", "taxonomy") SELECT unnest($1::int[]), $2, 'post_tag'`, [many.map((r) => r.id), term]);
+      await c.query(`UPDATE "Content" SET "status" = 'draft' WHERE "id" = ANY($1::int[])`, [many.map((r) => r.id)]);
+      expect((await c.query('SELECT COUNT(*)::int AS "n" FROM "_ContentTallyDelta" WHERE "txid" = txid_current()')).rows[0].n).toBe(0);
       await c.query('COMMIT');
     } finally {
       await c.end();

@@ -22,7 +22,9 @@ CREATE TABLE "_ContentTallyDelta" (
     "status" TEXT NOT NULL,
     "authorId" INTEGER NOT NULL,
     "termId" INTEGER NOT NULL,
-    "n" INTEGER NOT NULL
+    "n" INTEGER NOT NULL,
+    -- Whether this row queues a fold (see content_tally_fold's trigger).
+    "fold" BOOLEAN NOT NULL DEFAULT false
 );
 CREATE INDEX "_ContentTallyDelta_txid_idx" ON "_ContentTallyDelta" ("txid");
 
@@ -30,7 +32,8 @@ CREATE INDEX "_ContentTallyDelta_txid_idx" ON "_ContentTallyDelta" ("txid");
 -- in every savepoint; a rolled-back savepoint took its deltas with it), summed per key, keys whose
 -- deltas cancel out left alone (an author change moves nothing on the type's row), the others
 -- added in key order. The transaction-local marker "content_tally.queued" is cleared, so that
--- writes after an early fold (SET CONSTRAINTS … IMMEDIATE) queue a fold again.
+-- writes after an early fold (SET CONSTRAINTS … IMMEDIATE) queue a fold again. (A rolled-back
+-- savepoint takes its deltas, its queued folds and its change to the marker with it.)
 CREATE FUNCTION content_tally_fold() RETURNS trigger AS $$
 BEGIN
     WITH d AS (
@@ -49,60 +52,94 @@ END;
 $$ LANGUAGE plpgsql;
 
 -- A constraint trigger fires once per row; its WHEN is tested when the row is written, not at
--- commit, and a false one queues nothing. The appending triggers set the marker after their first
--- deltas of the transaction, so a transaction queues one fold (or two: the rows of that first
--- statement), however many items and links it writes. Later firings find no deltas left.
+-- commit, and a false one queues nothing. Only the transaction's first appending statement marks
+-- deltas with "fold" (the item triggers one row, which is always there; the link triggers their
+-- rows, one or two, as a link whose item is gone appends none): the appending triggers set the
+-- marker before it and clear it again if it appended nothing, so a transaction queues one fold
+-- (two for a moved link), however many items and links it writes. Later firings find no deltas left. The marker is set before the
+-- statement because an IMMEDIATE fold (SET CONSTRAINTS … IMMEDIATE) runs at the end of that very
+-- statement and clears it; the next deltas then queue a fold of their own.
 CREATE CONSTRAINT TRIGGER content_tally_fold AFTER INSERT ON "_ContentTallyDelta"
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-    WHEN (current_setting('content_tally.queued', true) IS DISTINCT FROM 'on')
+    WHEN (NEW."fold")
     EXECUTE FUNCTION content_tally_fold();
 
+-- Called by the appending triggers around their statement: before (true when this statement's
+-- deltas must queue the fold), and after, with the rows it appended.
+CREATE FUNCTION content_tally_queue() RETURNS boolean AS $$
+BEGIN
+    IF current_setting('content_tally.queued', true) IS NOT DISTINCT FROM 'on' THEN
+        RETURN false;
+    END IF;
+    PERFORM set_config('content_tally.queued', 'on', true);
+    RETURN true;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE FUNCTION content_tally_queued(first BOOLEAN, appended BIGINT) RETURNS void AS $$
+BEGIN
+    IF first AND appended = 0 THEN
+        PERFORM set_config('content_tally.queued', 'off', true);
+    END IF;
+END;
+$$ LANGUAGE plpgsql;
+
 CREATE FUNCTION content_tally_delta_content() RETURNS trigger AS $$
+DECLARE
+    first BOOLEAN;
+    appended BIGINT;
 BEGIN
     IF TG_OP = 'UPDATE' AND OLD."type" = NEW."type" AND OLD."status" = NEW."status" AND OLD."authorId" = NEW."authorId" THEN
         RETURN NULL;
     END IF;
+    first := content_tally_queue();
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            VALUES (NEW."type", NEW."status", 0, 0, 1), (NEW."type", NEW."status", NEW."authorId", 0, 1);
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            VALUES (NEW."type", NEW."status", 0, 0, 1, first), (NEW."type", NEW."status", NEW."authorId", 0, 1, false);
     ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            VALUES (OLD."type", OLD."status", 0, 0, -1), (OLD."type", OLD."status", OLD."authorId", 0, -1),
-                   (NEW."type", NEW."status", 0, 0, 1), (NEW."type", NEW."status", NEW."authorId", 0, 1)
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            VALUES (OLD."type", OLD."status", 0, 0, -1, first), (OLD."type", OLD."status", OLD."authorId", 0, -1, false),
+                   (NEW."type", NEW."status", 0, 0, 1, false), (NEW."type", NEW."status", NEW."authorId", 0, 1, false)
             UNION ALL
-            SELECT OLD."type", OLD."status", 0, r."termId", -1 FROM "TermRelationship" r WHERE r."contentId" = OLD."id"
+            SELECT OLD."type", OLD."status", 0, r."termId", -1, false FROM "TermRelationship" r WHERE r."contentId" = OLD."id"
             UNION ALL
-            SELECT NEW."type", NEW."status", 0, r."termId", 1 FROM "TermRelationship" r WHERE r."contentId" = NEW."id";
+            SELECT NEW."type", NEW."status", 0, r."termId", 1, false FROM "TermRelationship" r WHERE r."contentId" = NEW."id";
     ELSE
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            VALUES (OLD."type", OLD."status", 0, 0, -1), (OLD."type", OLD."status", OLD."authorId", 0, -1)
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            VALUES (OLD."type", OLD."status", 0, 0, -1, first), (OLD."type", OLD."status", OLD."authorId", 0, -1, false)
             UNION ALL
-            SELECT OLD."type", OLD."status", 0, r."termId", -1 FROM "TermRelationship" r WHERE r."contentId" = OLD."id";
+            SELECT OLD."type", OLD."status", 0, r."termId", -1, false FROM "TermRelationship" r WHERE r."contentId" = OLD."id";
     END IF;
-    PERFORM set_config('content_tally.queued', 'on', true);
+    GET DIAGNOSTICS appended = ROW_COUNT;
+    PERFORM content_tally_queued(first, appended);
     RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NULL END;
 END;
 $$ LANGUAGE plpgsql;
 
 CREATE FUNCTION content_tally_delta_term() RETURNS trigger AS $$
+DECLARE
+    first BOOLEAN;
+    appended BIGINT;
 BEGIN
     IF TG_OP = 'UPDATE' AND OLD."termId" = NEW."termId" AND OLD."contentId" = NEW."contentId" THEN
         RETURN NULL;
     END IF;
+    first := content_tally_queue();
     -- An item already gone (the cascade of its own delete) has had its terms taken off before.
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            SELECT c."type", c."status", 0, NEW."termId", 1 FROM "Content" c WHERE c."id" = NEW."contentId";
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            SELECT c."type", c."status", 0, NEW."termId", 1, first FROM "Content" c WHERE c."id" = NEW."contentId";
     ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            SELECT c."type", c."status", 0, OLD."termId", -1 FROM "Content" c WHERE c."id" = OLD."contentId"
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            SELECT c."type", c."status", 0, OLD."termId", -1, first FROM "Content" c WHERE c."id" = OLD."contentId"
             UNION ALL
-            SELECT c."type", c."status", 0, NEW."termId", 1 FROM "Content" c WHERE c."id" = NEW."contentId";
+            SELECT c."type", c."status", 0, NEW."termId", 1, first FROM "Content" c WHERE c."id" = NEW."contentId";
     ELSE
-        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n")
-            SELECT c."type", c."status", 0, OLD."termId", -1 FROM "Content" c WHERE c."id" = OLD."contentId";
+        INSERT INTO "_ContentTallyDelta" ("type", "status", "authorId", "termId", "n", "fold")
+            SELECT c."type", c."status", 0, OLD."termId", -1, first FROM "Content" c WHERE c."id" = OLD."contentId";
     END IF;
-    PERFORM set_config('content_tally.queued', 'on', true);
+    GET DIAGNOSTICS appended = ROW_COUNT;
+    PERFORM content_tally_queued(first, appended);
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
