@@ -436,6 +436,9 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
     if (done) return;
     if (waiting) { const w = waiting; waiting = null; w.resolve({ value: e, done: false }); } else queue.push(e);
   };
+  /** Woken when the subscriber has taken events from a long queue (the replay reads on). */
+  let drained: (() => void) | null = null;
+  const wake = () => { if (drained) { const d = drained; drained = null; d(); } };
   /** Live events at or below it were replayed (or came before the given id): not handed on again. */
   let floor = -1;
   const listener: Listener = (e) => {
@@ -463,6 +466,8 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
           const reader = new LogReader(db, after);
           let idle = 0;
           while (!done && reader.cursor < live) {
+            // A long backlog is read as the subscriber takes it, not all into memory at once.
+            while (!done && queue.length >= READ_BATCH) await new Promise<void>((r) => { drained = r; });
             const rows = await reader.next(live);
             for (const r of rows) { const e = eventOfRow(r); if (accept(e)) deliver(e); }
             if (reader.blocked) await new Promise((r) => setTimeout(r, Math.min(GAP_RETRY_MS * ++idle, 2000)));
@@ -484,13 +489,14 @@ function subscribe(db: Db, hub: Hub, accept: (e: ContentEvent) => boolean, o: Su
       hub.listeners.delete(listener);
       if (!hub.listeners.size) hub.stop();
       queue.length = 0;
+      wake();
       if (waiting) { const w = waiting; waiting = null; w.resolve({ value: undefined, done: true }); }
     }
     return { value: undefined, done: true };
   };
   return {
     next: () => {
-      if (queue.length) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (queue.length) { const value = queue.shift()!; if (queue.length < READ_BATCH / 2) wake(); return Promise.resolve({ value, done: false }); }
       if (failure) { const err = failure; finish(); return Promise.reject(err); }
       if (done) return Promise.resolve({ value: undefined, done: true });
       return new Promise((resolve, reject) => { waiting = { resolve, reject }; });

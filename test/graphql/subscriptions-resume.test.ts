@@ -175,6 +175,23 @@ describe('contentChanged resumed by Last-Event-ID', () => {
     } finally { await sub.close(); }
   }, 120_000);
 
+  it('replays a backlog longer than one read, all of it, in order', async () => {
+    const target = await post('Often updated');
+    const before = await logIdOf(target);
+    const n = 1234;
+    await site.db.prisma.$transaction(async (tx) => {
+      await tx.content.update({ where: { id: target }, data: { title: 'Often updated, done' } });
+      for (let i = 0; i < n; i++) await recordContentEvent(tx, site.db, { action: 'updated', type: 'post', id: target, status: 'publish', previousStatus: 'publish', authorId: site.users.administrator.id, parentId: null });
+    }, { timeout: 60_000 });
+    const sub = subscribe('b', { 'last-event-id': String(before) });
+    try {
+      await until(() => sub.heard.length >= n, 'the whole backlog', sub);
+      const ids = sub.heard.map((h) => Number(h.id));
+      expect(ids.slice(0, n)).toEqual(Array.from({ length: n }, (_, i) => before + 1 + i));
+      expect(new Set(sub.changes().slice(0, n))).toEqual(new Set([`UPDATED ${target}`]));
+    } finally { await sub.close(); }
+  }, 120_000);
+
   it('a Last-Event-ID at the newest event replays nothing and goes on live', async () => {
     const newest = (await site.db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id!;
     const sub = subscribe('b', { 'last-event-id': String(newest) });
