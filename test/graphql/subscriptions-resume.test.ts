@@ -239,6 +239,15 @@ describe('contentChanged resumed by Last-Event-ID', () => {
     }
   });
 
+  it('takes an empty Last-Event-ID for none: a fresh subscription', async () => {
+    const sub = subscribe('a', { 'last-event-id': '' });
+    try {
+      await live(sub);
+      expect(sub.status()).toBe(200);
+      expect(sub.heard.filter((h) => h.data.errors)).toEqual([]);
+    } finally { await sub.close(); }
+  }, 120_000);
+
   it('a query keeps its bytes: no id, whatever the headers', async () => {
     const res = await fetch(`${site.origin}/graphql`, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'last-event-id': '3' },

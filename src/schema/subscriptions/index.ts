@@ -72,7 +72,7 @@ builder.subscriptionField('contentChanged', (t) => t.field({
     const after = parseLastEventId(state?.lastEventId ?? null);
     const accept = (e: ContentEvent) => (e.kind ?? 'content') === 'content' && SUBSCRIBED_TYPES.has(e.type) && mayHear(ctx, e);
     const stream = ctx.services.contentEvents.subscribe(accept, after === null ? {} : { after });
-    return state ? noteIds(stream, state) : stream;
+    return state?.sse ? noteIds(stream, state) : stream;
   },
   resolve: (e: StreamItem) => {
     // A resume after rows the log no longer holds: the subscriber may have missed changes.

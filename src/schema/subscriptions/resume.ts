@@ -21,11 +21,12 @@ export function streamStateOf(ctx: unknown): StreamState | undefined {
 
 /**
  * The log id a Last-Event-ID names: a non-negative integer in decimal digits (what this service
- * writes). Anything else is refused before the stream starts: 400 rest_invalid_param.
+ * writes); an empty header is none. Anything else is refused before the stream starts: 400
+ * rest_invalid_param.
  */
 export function parseLastEventId(header: string | null): number | null {
-  if (header === null) return null;
-  const value = header.trim();
+  const value = header?.trim() ?? '';
+  if (value === '') return null;
   const id = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(id)) {
     const message = 'Last-Event-ID is not the id of an event of this stream (a non-negative integer).';
