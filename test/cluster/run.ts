@@ -268,7 +268,8 @@ const windows: number[] = [];
 /**
  * The staleness window of another instance's cache, measured head-on: a post held in the cache of
  * instance `b` is updated through instance `a`, and `b` is read (without a token) until it answers
- * the new title; the window is from the write's acknowledgement to that answer.
+ * the new title; the window is from the write's acknowledgement to the last read that began and
+ * was still answered the old title.
  */
 async function windowProbe(a: Instance, b: Instance, auth: string, until: number): Promise<void> {
   const direct = (i: Instance) => `http://127.0.0.1:${i.port}`;
@@ -283,8 +284,15 @@ async function windowProbe(a: Instance, b: Instance, auth: string, until: number
     const r = await send(direct(a), 'POST', path, { headers, body: JSON.stringify({ title: `window-v${v}` }) });
     if (r.status !== 200) continue;
     const ackAt = now();
-    for (let i = 0; i < 5000 && (await read()) < v; i++);
-    windows.push(now() - ackAt);
+    // The window: from the acknowledgement to the start of the last read answered stale (0 when
+    // the first read after it was fresh); a read's own time on the wire is not counted.
+    let lastStale = ackAt;
+    for (let i = 0; i < 5000; i++) {
+      const start = now();
+      if ((await read()) >= v) break;
+      lastStale = start;
+    }
+    windows.push(lastStale - ackAt);
     await sleep(100);
   }
 }
@@ -578,7 +586,7 @@ async function main(): Promise<void> {
     say(`stale reads by others ${staleReads} of ${probeReads}; the largest stale-read window ${staleMax.toFixed(0)} ms (bound ${STALE_BOUND_MS} ms)`);
     check(staleMax <= STALE_BOUND_MS, `stale reads within ${STALE_BOUND_MS} ms`);
     const sortedWindows = [...windows].sort((a, b) => a - b);
-    say(`another instance's cache after a write (${windows.length} writes): answers the write after p50 ${quantile(sortedWindows, 0.5).toFixed(1)} ms, p99 ${quantile(sortedWindows, 0.99).toFixed(1)} ms, at most ${(sortedWindows.at(-1) ?? 0).toFixed(1)} ms`);
+    say(`another instance's cache after a write (${windows.length} writes): stale for p50 ${quantile(sortedWindows, 0.5).toFixed(1)} ms, p99 ${quantile(sortedWindows, 0.99).toFixed(1)} ms, at most ${(sortedWindows.at(-1) ?? 0).toFixed(1)} ms`);
     check(windows.length > 0 && (sortedWindows.at(-1) ?? 0) <= STALE_BOUND_MS, `another instance's cache catches up within ${STALE_BOUND_MS} ms`);
 
     // ---- subscriptions: every event once, each item's in order.
