@@ -12,6 +12,12 @@ export function namespacesFor(deployment: Deployment): string[] {
   return list;
 }
 
+/** EVENT_LOG_HOURS: a positive number of hours (fractions allowed), else the default, 24. */
+export function eventLogHours(value: string | undefined): number {
+  const hours = Number(value ?? 24);
+  return Number.isFinite(hours) && hours > 0 ? hours : 24;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -253,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDispatch: env.WEBHOOK_DISPATCH !== 'off',
     webhookRetryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
     webhookLeaseMs: Math.max(100, Number(env.WEBHOOK_LEASE_MS ?? 60_000) || 60_000),
-    eventLogHours: Number(env.EVENT_LOG_HOURS ?? 24) > 0 ? Number(env.EVENT_LOG_HOURS ?? 24) : 24,
+    eventLogHours: eventLogHours(env.EVENT_LOG_HOURS),
     smtpUrl: env.SMTP_URL || null,
     formFilesDir: resolve(env.FORM_FILES_DIR ?? './data/form-files'),
     formRateLimit: Math.max(0, Number(env.FORM_RATE_LIMIT ?? 5)) || 0,

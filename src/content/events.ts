@@ -24,6 +24,7 @@ import type { Db, Tx } from '../db/client.js';
 import { log } from '../log.js';
 import { txStatements } from '../db/sql.js';
 import { CONTENT_TYPES } from '../resources/content-types.js';
+import { eventLogHours } from '../config.js';
 
 export type ContentAction = 'created' | 'updated' | 'trashed' | 'deleted';
 /** What an event is about: a content item (the default), a term, a comment or a menu. */
@@ -86,7 +87,8 @@ const GAP_RETRY_MS = 250;
 
 /** The log's window: rows older than `hours` go (EVENT_LOG_HOURS); `now` is the writers' clock (tests move it). */
 export interface EventLogSettings { hours: number; now: () => number }
-const DEFAULT_SETTINGS: EventLogSettings = { hours: 24, now: () => Date.now() };
+/** Outside an app (the command line's writes) the window is still EVENT_LOG_HOURS. */
+const DEFAULT_SETTINGS: EventLogSettings = { hours: eventLogHours(process.env.EVENT_LOG_HOURS), now: () => Date.now() };
 const settingsOf = new WeakMap<Db, EventLogSettings>();
 /** Sets the log's window (and clock) for the writes through `db`; the app does it from its configuration. */
 export function configureEventLog(db: Db, settings: Partial<EventLogSettings>): void {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE, createTestSite, provider, service, type TestSite } from '../helpers/app.js';
 import { recordContentEvent } from '../../src/content/events.js';
+import { eventLogHours, loadConfig } from '../../src/config.js';
 import type { App } from '../../gateway/app.js';
 import type { Db } from '../../src/db/client.js';
 
@@ -353,4 +354,13 @@ describe.skipIf(provider !== 'postgres')('contentChanged on PostgreSQL', () => {
       await until(() => sub.changes().includes(`CREATED ${p}`), 'the event after the rolled-back id', sub);
     } finally { await sub.close(); }
   }, 120_000);
+});
+
+describe('EVENT_LOG_HOURS', () => {
+  it('is a positive number of hours, 24 by default or when it is not one', () => {
+    expect(loadConfig({}).eventLogHours).toBe(24);
+    expect(loadConfig({ EVENT_LOG_HOURS: '72' }).eventLogHours).toBe(72);
+    expect(['0.5', '168'].map(eventLogHours)).toEqual([0.5, 168]);
+    expect([undefined, '', ' ', 'a day', '0', '-3', 'Infinity'].map(eventLogHours)).toEqual([24, 24, 24, 24, 24, 24, 24]);
+  });
 });
