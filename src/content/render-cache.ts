@@ -23,7 +23,11 @@ export function cachedRender(kind: string, raw: string, render: () => string): s
   const out = render();
   const size = raw.length + kind.length + out.length;
   if (size > MAX_CHARS / 16) return out;
+  // Looked up again: `render` may have kept another kind of the same text meanwhile (an
+  // excerpt renders its content through here), and a map made before it would replace that one's.
+  byKind = cache.get(raw);
   if (!byKind) cache.set(raw, (byKind = new Map()));
+  if (byKind.has(kind)) return out;
   byKind.set(kind, out);
   order.push([raw, kind]);
   entries++;

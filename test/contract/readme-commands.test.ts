@@ -59,6 +59,7 @@ const SKIP: [string, string][] = [
   ['npm test', 'the whole suite, this file included; CI runs it'],
   ['npm run bench', 'loads the machine for minutes (seeds 10,000 posts, autocannon runs); it has no quick mode'],
   ['npm run test:reliability', 'minutes of load and repeated SIGKILLs of a real server on both databases; CI runs it after the suite'],
+  ['npm run test:cluster', 'three instances behind HAProxy under a minute of load with one of them killed; CI runs it after the reliability suite'],
   ['npm run cli -- site set-url', "moves the site's address; test/contract/cli.test.ts runs it, and its refusals, on a database of its own"],
   ['npm run cli -- import wordpress', 'needs an export file and a server for its uploads; test/contract/import-wordpress.test.ts runs it on the fixture export with a loopback server'],
   ['npm run typecheck', 'tsc over the project; CI runs the same `npx tsc --noEmit`'],

@@ -97,4 +97,21 @@ describe('render cache', () => {
     expect(renderCacheChars()).toBeLessThanOrEqual(8 * 1024 * 1024);
     expect(renderCacheChars()).toBeGreaterThan(0);
   });
+
+  it('keeps both kinds when one is rendered inside the other (an excerpt made from its content), and evicts them later', async () => {
+    const { cachedRender, renderCacheChars } = await import('../../src/content/render-cache.js');
+    const raw = `nested ${Math.random()}`;
+    let contentRenders = 0;
+    const content = () => cachedRender('content', raw, () => { contentRenders++; return `<p>${raw}</p>`; });
+    expect(cachedRender('excerpt', raw, () => `${content()}!`)).toBe(`<p>${raw}</p>!`);
+    // The content kept by the inner call is still there, not replaced by the outer one's map.
+    expect(content()).toBe(`<p>${raw}</p>`);
+    expect(contentRenders).toBe(1);
+    // Pushed out by long texts: every entry found where its order says (this threw before).
+    for (let i = 0; i < 120; i++) {
+      const long = `${i} evict ${'word '.repeat(20_000)}`;
+      cachedRender('test', long, () => long);
+    }
+    expect(renderCacheChars()).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
 });
