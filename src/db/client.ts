@@ -93,6 +93,7 @@ export interface Db {
    * its creates, sent when the batch's transaction ends (src/content/term-counts.ts).
    */
   termCounts?: DeferredTermCounts;
+
   /**
    * The services of the app serving this database (src/services.ts), set once by createApp, or by
    * servicesOf for code outside an app. A property of the handle rather than a registry keyed by
@@ -170,6 +171,19 @@ const noNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0
  * Announcing after the fact matters: a read that started before the commit must see the version
  * move by the time it finishes, so the response cache does not keep what it read.
  */
+let writesSent = 0;
+/**
+ * Write statements this process has sent so far, through any handle, in a transaction or not. The
+ * values a batch's handle keeps while its transaction is open are kept under it
+ * (src/db/version-cache.ts): a write of the batch (or of another request, which only costs a read
+ * more) moves it, so what is read after it sees it.
+ */
+export const writeStatementsSent = (): number => writesSent;
+let optionWritesSent = 0;
+/** Like `writeStatementsSent`, for the write statements that may touch the site's options (`touchesOptions`). */
+export const optionWriteStatementsSent = (): number => optionWritesSent;
+const sent = (sql: string) => { writesSent++; if (touchesOptions(sql)) optionWritesSent++; };
+
 /** Whether a write's SQL may touch the Option table (a false yes only costs a re-read of the options). */
 export const touchesOptions = (sql: string) => /\boption\b/i.test(sql);
 
@@ -192,6 +206,7 @@ function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: 
       const p: Promise<unknown> = run(...a);
       const sql = (a[0] as Statement).sql;
       if (!isWrite(sql)) return p;
+      sent(sql);
       const options = touchesOptions(sql);
       return p.then((r) => { onWrite(options); return after ? after().then(() => r) : r; }, (err) => { onWrite(options); throw err; });
     };
@@ -573,6 +588,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
         const statement = sqliteStatement(connection, sql);
         const values = args.map(sqliteValue);
         if (statement.reader) return statement.all(...values) as Record<string, unknown>[];
+        if (isWrite(sql)) sent(sql);
         statement.run(...values);
         return [];
       },
@@ -679,7 +695,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     const before = (sql: string) => {
       if (committed) throw new Error('the transaction has committed: no statement may follow its last');
       count();
-      if (isWrite(sql)) wrote(touchesOptions(sql));
+      if (isWrite(sql)) { sent(sql); wrote(touchesOptions(sql)); }
     };
     slot.run = async (sql, args) => {
       before(sql);

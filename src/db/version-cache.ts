@@ -1,9 +1,10 @@
 // Values that hold until the next committed write anywhere (list totals): kept per database
 // handle and version, shared while in flight so concurrent requests ask the database once.
 // The version moves when a write commits, so it cannot tell apart the states inside an open
-// transaction: on the handle a batch gives its items (one transaction for all of them) nothing is
-// kept, and every call loads, so a later item sees what an earlier one wrote.
-import type { Db } from './client.js';
+// transaction: on the handle a batch gives its items (one transaction for all of them) values are
+// kept under the count of write statements sent instead (`writeStatementsSent`), so what is read
+// after a write of the batch sees it, and reads with no write between them share one load.
+import { writeStatementsSent, type Db } from './client.js';
 
 /**
  * Whether a handle reads through a transaction that is still open: the one a batch gives its
@@ -43,10 +44,11 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
   /** Loads that have resolved (with slowMs): their value is given, not a remembered one. */
   const settled = new WeakSet<Promise<T>>();
   return (db, key, load, stale) => {
-    if (withinTransaction(db)) return load();
+    const batched = withinTransaction(db);
+    if (batched) stale = undefined;
     let entries = byDb.get(db);
     if (!entries) byDb.set(db, (entries = new Map()));
-    const k = `${db.version()}|${key}`;
+    const k = `${batched ? `w${writeStatementsSent()}` : db.version()}|${key}`;
     let value = entries.get(k);
     if (!value) {
       if (entries.size >= maxEntries) entries.clear();

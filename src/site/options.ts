@@ -1,6 +1,6 @@
 // Site settings live in the Option table (JSON values), as WordPress's wp_options. They are read
 // once per database version: any write anywhere re-reads them on the next request.
-import type { Db } from '../db/client.js';
+import { optionWriteStatementsSent, type Db } from '../db/client.js';
 import { withinTransaction } from '../db/version-cache.js';
 import type { SiteClock } from '../content/dates.js';
 
@@ -43,11 +43,22 @@ export const OPTION_DEFAULTS: Record<string, unknown> = {
 };
 
 let cached: { db: Db; version: number; settings: Promise<SiteSettings> } | undefined;
+/** Per batch handle: the settings read since the last write statement that may touch the options. */
+const inBatch = new WeakMap<Db, { writes: number; settings: Promise<SiteSettings> }>();
 
 /** The site's settings, read again only after the options may have changed (`optionsVersion`). */
 export function siteSettings(db: Db): Promise<SiteSettings> {
-  // A batch's open transaction: its writes move no version until it commits, so read afresh.
-  if (withinTransaction(db)) return load(db);
+  // A batch's open transaction: its writes move no version until it commits, so the settings are
+  // kept under the count of write statements sent that may touch the options (any such write, the
+  // batch's own, reads them again).
+  if (withinTransaction(db)) {
+    const writes = optionWriteStatementsSent();
+    const kept = inBatch.get(db);
+    if (kept && kept.writes === writes) return kept.settings;
+    const settings = load(db);
+    inBatch.set(db, { writes, settings });
+    return settings;
+  }
   const version = db.optionsVersion();
   if (cached && cached.db === db && cached.version === version) return cached.settings;
   const settings = load(db);
