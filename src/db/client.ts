@@ -93,7 +93,6 @@ export interface Db {
    * its creates, sent when the batch's transaction ends (src/content/term-counts.ts).
    */
   termCounts?: DeferredTermCounts;
-
   /**
    * The services of the app serving this database (src/services.ts), set once by createApp, or by
    * servicesOf for code outside an app. A property of the handle rather than a registry keyed by
@@ -162,15 +161,6 @@ function withoutNul(statement: Statement): void {
 /** A string without U+0000 (see withoutNul); any other value as it is. */
 const noNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
 
-/**
- * Wraps an adapter factory so each statement, in or out of a transaction, is counted, and each
- * write announces a change: a write outside a transaction once it has run (whether it succeeded
- * or failed: a failed statement normally changed nothing, but a lost connection leaves that
- * unknown and retiring the cache is always safe), a write inside a transaction once the
- * transaction committed, once per transaction. A rolled-back transaction announces nothing.
- * Announcing after the fact matters: a read that started before the commit must see the version
- * move by the time it finishes, so the response cache does not keep what it read.
- */
 let writesSent = 0;
 /**
  * Write statements this process has sent so far, through any handle, in a transaction or not. The
@@ -190,6 +180,15 @@ export const touchesOptions = (sql: string) => /\boption\b/i.test(sql);
 /** Told of each interactive transaction as it starts: its adapter object and how to mark it as having written. */
 type TransactionHook = (tx: AnyTransaction, wrote: (options: boolean) => void) => void;
 
+/**
+ * Wraps an adapter factory so each statement, in or out of a transaction, is counted, and each
+ * write announces a change: a write outside a transaction once it has run (whether it succeeded
+ * or failed: a failed statement normally changed nothing, but a lost connection leaves that
+ * unknown and retiring the cache is always safe), a write inside a transaction once the
+ * transaction committed, once per transaction. A rolled-back transaction announces nothing.
+ * Announcing after the fact matters: a read that started before the commit must see the version
+ * move by the time it finishes, so the response cache does not keep what it read.
+ */
 function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, opened: (client: unknown) => void, sqlite?: (lock: WriteLock) => void, started?: TransactionHook): F {
   const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
   /**
