@@ -28,6 +28,15 @@ export interface Db {
   /** Counts this process's own writes only (cheap; no database call). */
   readonly localVersion: number;
   /**
+   * Write statements sent through this handle so far (and the handles made from it), in a
+   * transaction or not, as they are sent. The values a batch's handle keeps while its transaction
+   * is open are kept under it (src/db/version-cache.ts): a write of the batch (or of another
+   * request, which only costs a read more) moves it, so what is read after it sees it.
+   */
+  readonly writesSent: number;
+  /** Like `writesSent`, for the write statements that may touch the site's options (`touchesOptions`). */
+  readonly optionWritesSent: number;
+  /**
    * A token naming every write this handle has committed so far (its process and its count of
    * writes), sent to a client with a write's answer (`X-Content-Version`) so that its next read,
    * through any process or instance, can ask for an answer at least that new (`caughtUp`).
@@ -161,19 +170,6 @@ function withoutNul(statement: Statement): void {
 /** A string without U+0000 (see withoutNul); any other value as it is. */
 const noNul = (v: unknown): unknown => (typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v);
 
-let writesSent = 0;
-/**
- * Write statements this process has sent so far, through any handle, in a transaction or not. The
- * values a batch's handle keeps while its transaction is open are kept under it
- * (src/db/version-cache.ts): a write of the batch (or of another request, which only costs a read
- * more) moves it, so what is read after it sees it.
- */
-export const writeStatementsSent = (): number => writesSent;
-let optionWritesSent = 0;
-/** Like `writeStatementsSent`, for the write statements that may touch the site's options (`touchesOptions`). */
-export const optionWriteStatementsSent = (): number => optionWritesSent;
-const sent = (sql: string) => { writesSent++; if (touchesOptions(sql)) optionWritesSent++; };
-
 /** Whether a write's SQL may touch the Option table (a false yes only costs a re-read of the options). */
 export const touchesOptions = (sql: string) => /\boption\b/i.test(sql);
 
@@ -189,7 +185,7 @@ type TransactionHook = (tx: AnyTransaction, wrote: (options: boolean) => void) =
  * Announcing after the fact matters: a read that started before the commit must see the version
  * move by the time it finishes, so the response cache does not keep what it read.
  */
-function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, opened: (client: unknown) => void, sqlite?: (lock: WriteLock) => void, started?: TransactionHook): F {
+function counting<F extends { connect(): Promise<unknown> }>(factory: F, count: () => void, changed: (options?: boolean) => void, opened: (client: unknown) => void, sent: (sql: string) => void, sqlite?: (lock: WriteLock) => void, started?: TransactionHook): F {
   const logSql = process.env.LOG_SQL === '1' ? (a: unknown[]) => log.info({ sql: (a[0] as Statement).sql }, 'sql') : null;
   /**
    * `onWrite` runs after a write statement settles, before its caller sees the outcome; `after`,
@@ -519,6 +515,9 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   // past it); none of the process's own background work (`inBackground`). A read request whose
   // client has left sends none (./abort.ts).
   const count = () => { if (background.getStore()) return; throwIfAborted(); spendStatement(); statements++; };
+  let writesSent = 0;
+  let optionWritesSent = 0;
+  const sent = (sql: string) => { writesSent++; if (touchesOptions(sql)) optionWritesSent++; };
 
   // Each database's driver, adapter and generated client are loaded when a handle of that kind is
   // opened: a SQLite site never loads pg and Prisma's PostgreSQL client, nor the reverse.
@@ -534,7 +533,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     // Looked at no more often than the version is (see SQLITE_LOOK_MS).
     let othersChangedOptions: (() => boolean) | null = null;
     let connection: Database.Database | null = null;
-    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (c) => { connection = c as Database.Database; }, (lock) => {
+    const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (c) => { connection = c as Database.Database; }, sent, (lock) => {
       // The baseline: whatever was read so far was read through this connection, after it.
       othersChangedOptions = lookedAtMost(lock.dataVersion);
     });
@@ -564,6 +563,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       get statements() { return statements; },
       version: version_,
       get localVersion() { return local; },
+      get writesSent() { return writesSent; },
+      get optionWritesSent() { return optionWritesSent; },
       writeToken: () => `${local}`,
       caughtUp: () => true,
       optionsVersion() {
@@ -714,7 +715,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     const execute = tx.executeRaw.bind(tx);
     tx.executeRaw = (...a: unknown[]) => (committed && /^\s*COMMIT\s*$/i.test((a[0] as Statement).sql) ? Promise.resolve(0) : execute(...a));
   };
-  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as Pool; }, undefined, started);
+  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as Pool; }, sent, undefined, started);
   const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   const transaction = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
   (prisma as unknown as { $transaction: typeof transaction }).$transaction = (arg, options) =>
@@ -733,6 +734,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       return version;
     },
     get localVersion() { return local; },
+    get writesSent() { return writesSent; },
+    get optionWritesSent() { return optionWritesSent; },
     writeToken: () => `${self}/${local}`,
     caughtUp(token) {
       const slash = token.lastIndexOf('/');
@@ -753,7 +756,11 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       // A read of a request: cancelled on the server if its client leaves while it runs.
       const client = await pool.connect();
       const p = pool;
-      const cancel = () => { void p.query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID]).catch(() => {}); };
+      // The connection goes back to the pool only once a cancel sent for it has been answered: a
+      // cancel still on its way would otherwise stop whatever the next borrower runs there (a 500
+      // for another request's read).
+      let cancelling: Promise<unknown> | null = null;
+      const cancel = () => { cancelling = p.query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID]).catch(() => {}); };
       signal.addEventListener('abort', cancel, { once: true });
       try {
         if (signal.aborted) throw new RequestAborted();
@@ -762,6 +769,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
         throw signal.aborted ? new RequestAborted() : err;
       } finally {
         signal.removeEventListener('abort', cancel);
+        if (cancelling) await cancelling;
         client.release();
       }
     },

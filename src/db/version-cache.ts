@@ -2,9 +2,9 @@
 // handle and version, shared while in flight so concurrent requests ask the database once.
 // The version moves when a write commits, so it cannot tell apart the states inside an open
 // transaction: on the handle a batch gives its items (one transaction for all of them) values are
-// kept under the count of write statements sent instead (`writeStatementsSent`), so what is read
+// kept under the count of write statements sent through it instead (`Db.writesSent`), so what is read
 // after a write of the batch sees it, and reads with no write between them share one load.
-import { writeStatementsSent, type Db } from './client.js';
+import type { Db } from './client.js';
 
 /**
  * Whether a handle reads through a transaction that is still open: the one a batch gives its
@@ -48,7 +48,7 @@ export function versionCache<T>(maxEntries = 2000, options: VersionCacheOptions 
     if (batched) stale = undefined;
     let entries = byDb.get(db);
     if (!entries) byDb.set(db, (entries = new Map()));
-    const k = `${batched ? `w${writeStatementsSent()}` : db.version()}|${key}`;
+    const k = `${batched ? `w${db.writesSent}` : db.version()}|${key}`;
     let value = entries.get(k);
     if (!value) {
       if (entries.size >= maxEntries) entries.clear();

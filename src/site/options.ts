@@ -1,6 +1,6 @@
 // Site settings live in the Option table (JSON values), as WordPress's wp_options. They are read
 // once per database version: any write anywhere re-reads them on the next request.
-import { optionWriteStatementsSent, type Db } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { withinTransaction } from '../db/version-cache.js';
 import type { SiteClock } from '../content/dates.js';
 
@@ -52,7 +52,7 @@ export function siteSettings(db: Db): Promise<SiteSettings> {
   // kept under the count of write statements sent that may touch the options (any such write, the
   // batch's own, reads them again).
   if (withinTransaction(db)) {
-    const writes = optionWriteStatementsSent();
+    const writes = db.optionWritesSent;
     const kept = inBatch.get(db);
     if (kept && kept.writes === writes) return kept.settings;
     const settings = load(db);
