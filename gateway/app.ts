@@ -12,7 +12,7 @@ import { RestError } from '../src/errors.js';
 import { buildStamp, loadOperations, VALIDATED_FILE } from './operations.js';
 import { createRunner } from './execute.js';
 import { buildRouteTable } from './routes/index.js';
-import { createDispatcher, type CoreRequest, type CoreResponse } from './dispatch.js';
+import { CONTENT_VERSION, createDispatcher, mayWrite, type CoreRequest, type CoreResponse } from './dispatch.js';
 import { createResponseCache } from './cache.js';
 import { graphqlHttpCache } from './graphql-cache.js';
 import { createAdminHandler } from './admin/authorize.js';
@@ -207,9 +207,8 @@ export function createApp(config: Config, db: Db) {
     const res = await answer(request, peer);
     // As the HTTP server does (gateway/server.ts `tellVersion`): a request that may write is told
     // the writes committed by the time its answer is made.
-    const m = request.method;
-    if ((m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS') || request.headers.has('x-http-method-override') || request.url.includes('_method=')) {
-      try { res.headers.set('X-Content-Version', db.writeToken()); } catch { /* a response whose headers are fixed (a redirect) */ }
+    if (mayWrite(request.method, request.url, request.headers.has('x-http-method-override'))) {
+      try { res.headers.set(CONTENT_VERSION, db.writeToken()); } catch { /* a response whose headers are fixed (a redirect) */ }
     }
     return res;
   }

@@ -23,12 +23,12 @@ import { compileRoutes, endpointFor, matchRoute, requestMethod, restPath } from 
 import { requestParams } from './dispatch/params.js';
 import { embedLinked, executeEndpoint, isMultipart, uploadRequest, wantsStream, type Call, type Execution } from './dispatch/execute.js';
 import { discoveryLink, errorResult, finish, withFields } from './dispatch/respond.js';
-import { cacheKey, createHitLane, fromCache, notModified, sealShared, sharedRead, type Read } from './dispatch/http-cache.js';
+import { cacheKey, CONTENT_VERSION, createHitLane, fromCache, notModified, sealShared, sharedRead, type Read } from './dispatch/http-cache.js';
 
 export type { CoreRequest, CoreResponse } from './dispatch/core.js';
 export { compilePattern, decodePath } from './dispatch/router.js';
 export { errorResult } from './dispatch/respond.js';
-export { NOT_PLAIN } from './dispatch/http-cache.js';
+export { CONTENT_VERSION, mayWrite, NOT_PLAIN } from './dispatch/http-cache.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -116,7 +116,7 @@ async function handle(d: Dispatch, request: CoreRequest): Promise<CoreResponse> 
     const shared = method === 'GET' && !ctx.viewer;
     // Not from the cache (nor shared with a read in flight) when the reader asks for an answer at
     // least as new as a write this process has not heard of yet (`X-Content-Version`).
-    const token = shared ? request.headers.get('x-content-version') : null;
+    const token = shared ? request.headers.get(CONTENT_VERSION) : null;
     const key = shared && d.cache && (token === null || d.db.caughtUp(token)) ? cacheKey(path, url.searchParams) : null;
     const { generation, hit } = key !== null ? d.cache!.lookup(key) : NOT_LOOKED_UP;
     if (hit) return fromCache(d.cache!, hit, key!, request, query, authHeaders, head, 'HIT');

@@ -8,7 +8,7 @@ import { hash } from 'node:crypto';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CachedResponse, ResponseCache } from './cache.js';
-import type { LaneHit } from './dispatch/http-cache.js';
+import { CONTENT_VERSION, type LaneHit } from './dispatch/http-cache.js';
 
 /** Where a request stands: a shared (anonymous) read, its cache key and generation, and what it turned out to be. */
 interface Shared {
@@ -33,8 +33,6 @@ function anonymous(headers: Headers, url: string): boolean {
 
 /** The `Vary` of a shared GET answer: its media type follows Accept, and a caller with credentials gets another answer. */
 const VARY = 'Accept, Authorization, X-WP-Nonce';
-/** The request header naming the newest write a reader must see (see Db.caughtUp). */
-const CONTENT_VERSION = 'x-content-version';
 
 /** Whether an If-None-Match value names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`. */
 function etagMatches(etag: string, condition: string): boolean {

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { App } from './app.js';
 import { bodyTooLarge } from './errors.js';
-import { NOT_PLAIN } from './dispatch.js';
+import { CONTENT_VERSION, mayWrite, NOT_PLAIN } from './dispatch.js';
 import { COMMENT_FORM_PATH } from './site/front.js';
 import { log, logRequest } from '../src/log.js';
 import { isRequestAborted, withAbortSignal } from '../src/db/abort.js';
@@ -48,13 +48,6 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
 function closeAfter(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Connection', 'close');
   res.on('finish', () => req.destroy());
-}
-
-/** Whether a request may write: any method but a read's, or a read carrying a method override. */
-function mayWrite(req: IncomingMessage): boolean {
-  const m = req.method;
-  if (m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS') return true;
-  return req.headers['x-http-method-override'] !== undefined || (req.url ?? '').includes('_method=');
 }
 
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise one is made. */
@@ -211,7 +204,7 @@ export function createHttpServer(app: App): Server {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     res.setHeader('X-Request-Id', id);
-    if (mayWrite(req)) tellVersion(res);
+    if (mayWrite(req.method, req.url ?? '', req.headers['x-http-method-override'] !== undefined)) tellVersion(res);
     const ip = app.clientIp(req.socket.remoteAddress, (name) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; });
     // The socket is kept: by the time the answer closes, the request may be detached from it.
     const socket = req.socket;
@@ -233,7 +226,7 @@ export function createHttpServer(app: App): Server {
   function tellVersion(res: ServerResponse): void {
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-      if (!this.headersSent) this.setHeader('X-Content-Version', app.db.writeToken());
+      if (!this.headersSent) this.setHeader(CONTENT_VERSION, app.db.writeToken());
       return writeHead.apply(this, args);
     } as ServerResponse['writeHead'];
   }

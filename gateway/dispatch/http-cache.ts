@@ -21,8 +21,20 @@ export interface Read {
   generation: number;
 }
 
+/**
+ * The read-your-writes token's header (Db.writeToken, Db.caughtUp): on the answers of requests
+ * that may write (`mayWrite`), and sent back by a client on a read that must see those writes.
+ */
+export const CONTENT_VERSION = 'X-Content-Version';
+
+/** Whether a request may write: any method but a read's, or a read carrying a method override. */
+export function mayWrite(method: string | undefined, url: string, overridden: boolean): boolean {
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return true;
+  return overridden || url.includes('_method=');
+}
+
 /** The request headers (lower case) that keep a read off the hit lane. */
-export const NOT_PLAIN: readonly string[] = ['authorization', 'x-wp-nonce', 'x-http-method-override', 'origin', 'x-content-version'];
+export const NOT_PLAIN: readonly string[] = ['authorization', 'x-wp-nonce', 'x-http-method-override', 'origin', CONTENT_VERSION.toLowerCase()];
 
 const PER_REQUEST = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Credentials', 'Vary'];
 
