@@ -27,7 +27,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { basic, json, send, sleep, quantile, type Reply } from '../reliability/http.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { freePort } from '../helpers/processes.js';
 import { ATTACHED_FILE, attachmentMeta, keysOf } from '../../src/media/metadata.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,14 +59,6 @@ const say = (line: string) => console.log(`cluster: ${line}`);
 function check(ok: boolean, what: string): boolean {
   if (!ok) { failures.push(what); console.log(`  FAIL ${what}`); }
   return ok;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address() as { port: number }; srv.close(() => res(port)); });
-  });
 }
 
 // ------------------------------------------------------------------ processes
