@@ -171,12 +171,15 @@ export class LogReader {
   private readonly missingSince = new Map<number, number>();
   constructor(private readonly db: Db, public cursor: number, private readonly now: () => number = Date.now) {}
 
-  /** The rows after the cursor (up to `upTo`) that follow it without an open gap; moves the cursor past them. */
-  async next(upTo?: number): Promise<Row[]> {
+  /**
+   * The rows after the cursor (up to `upTo`) that follow it without an open gap; moves the cursor
+   * past them. `via` reads the rows inside a caller's transaction (SQLite's one connection).
+   */
+  async next(upTo?: number, via: Pick<Tx, 'contentEvent'> = this.db.prisma): Promise<Row[]> {
     this.blocked = false;
     if (upTo !== undefined && this.cursor >= upTo) return [];
     const id = upTo === undefined ? { gt: this.cursor } : { gt: this.cursor, lte: upTo };
-    const rows = await this.db.prisma.contentEvent.findMany({ where: { id }, orderBy: { id: 'asc' }, take: READ_BATCH }) as Row[];
+    const rows = await via.contentEvent.findMany({ where: { id }, orderBy: { id: 'asc' }, take: READ_BATCH }) as Row[];
     const out: Row[] = [];
     for (const r of rows) {
       if (r.id > this.cursor + 1 && !(await this.gone(this.cursor + 1, r.id - 1, r.created))) { this.blocked = true; return out; }

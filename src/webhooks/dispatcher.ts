@@ -7,10 +7,12 @@
 //   cursor moves past them, in one transaction. A fan-out cut short (a crash) leaves both as they
 //   were; one repeated inserts nothing twice. On PostgreSQL the webhook's row is locked for it
 //   (FOR UPDATE SKIP LOCKED: another instance busy with it is left to it). PostgreSQL hands out ids
-//   before commit, so a row may appear after higher ones: the cursor stops below a missing id until
-//   its row appears or GAP_WAIT_MS have passed since the row after it was written (longer than
-//   any write transaction lasts; then it was rolled back). The rows after it are fanned out
-//   meanwhile, and skipped when seen again.
+//   before commit, so a row may appear after higher ones: the cursor stops below a missing id for
+//   as long as the log's reader (LogReader, src/content/events.ts) says it may still commit (its
+//   writer's transaction is open), and passes it once it is known rolled back. The rows after it
+//   are fanned out meanwhile: each dispatcher remembers how far past the cursor it has read, so a
+//   gap holds back nothing behind it, and a row that commits into the gap later is fanned out when
+//   the cursor reaches it.
 // - sending: a due pending delivery is claimed with a conditional UPDATE (only if no other
 //   worker's claim is running: `lockedUntil` unset or past), sent, and its outcome written. A
 //   worker that dies after claiming leaves the claim to expire (`leaseMs`), and the delivery is
@@ -23,7 +25,7 @@
 // request's). The clock (`clock.now`) is replaceable: tests move it forward instead of waiting.
 import { randomBytes } from 'node:crypto';
 import { inBackground, type Db, type Tx } from '../db/client.js';
-import { eventOfRow, type ContentEvent } from '../content/events.js';
+import { eventOfRow, LogReader, type ContentEvent } from '../content/events.js';
 import { sendSigned } from './send.js';
 import { contentTypeOf, permalink, taxonomyRef } from '../resources/content-types.js';
 import { siteSettings } from '../site/options.js';
@@ -51,8 +53,6 @@ export interface DispatcherOptions {
 }
 
 export const DEFAULT_RETRY_DELAYS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000];
-/** PostgreSQL: how long a missing event id is waited for (see the header). */
-const GAP_WAIT_MS = 120_000;
 /** Log rows read per webhook per pass. */
 const FAN_OUT_BATCH = 500;
 /** Deliveries claimed per round. */
@@ -85,13 +85,19 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
   let nextDue = 0;
   let lastLook = 0;
   let lastPrune = 0;
+  /** Per webhook: its log reader (which settles the cursor over gaps) and the last id fanned out past the cursor. */
+  const readers = new Map<number, { reader: LogReader; ahead: number }>();
+  /** Set by a fan-out that left work for the next pass (a full batch, or an id still being written). */
+  let again = false;
 
   /** One pass: fan out, send what is due, note when the next thing falls due. Returns whether it did anything. */
   async function pass(): Promise<boolean> {
     const version = db.version();
     lastLook = clock.now();
+    again = false;
     const hooks = await db.prisma.webhook.findMany({ where: { active: true } });
     if (!hooks.length) { seenVersion = version; nextDue = Infinity; return false; }
+    for (const id of readers.keys()) if (!hooks.some((h) => h.id === id)) readers.delete(id);
     let worked = false;
     // A fan-out is a write transaction (on SQLite it takes the write lock): only for webhooks behind the log.
     const newest = (await db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
@@ -108,6 +114,7 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
       _min: { nextAttempt: true, lockedUntil: true },
     });
     nextDue = Math.min(due._min.nextAttempt?.getTime() ?? Infinity, due._min.lockedUntil && due._min.lockedUntil.getTime() > now ? due._min.lockedUntil.getTime() : Infinity);
+    if (again) nextDue = Math.min(nextDue, now + pollMs);
     if (now - lastPrune >= PRUNE_EVERY_MS) {
       lastPrune = now;
       await db.prisma.webhookDelivery.deleteMany({ where: { status: { in: ['delivered', 'failed'] }, created: { lt: new Date(now - keepMs) } } });
@@ -128,7 +135,19 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
         if (!fresh?.active) return false;
         cursor = fresh.cursor;
       }
-      const rows = await tx.contentEvent.findMany({ where: { id: { gt: cursor } }, orderBy: { id: 'asc' }, take: FAN_OUT_BATCH });
+      let state = readers.get(hook.id);
+      if (!state) readers.set(hook.id, state = { reader: new LogReader(db, cursor, () => clock.now()), ahead: cursor });
+      const { reader } = state;
+      reader.cursor = cursor;
+      // New rows: after the last one read (this process, or the cursor if another moved it further).
+      const from = Math.max(cursor, state.ahead);
+      const newer = await tx.contentEvent.findMany({ where: { id: { gt: from } }, orderBy: { id: 'asc' }, take: FAN_OUT_BATCH });
+      const top = newer.at(-1)?.id ?? from;
+      // The cursor moves over the rows up to `top` with no open gap below them; those that filled a gap are new too.
+      const settled = top > cursor ? await reader.next(top, tx) : [];
+      if (newer.length === FAN_OUT_BATCH || reader.cursor < top) again = true;
+      const rows = [...new Map([...settled, ...newer].map((r) => [r.id, r])).values()];
+      state.ahead = top;
       if (!rows.length) return false;
       const patterns = eventsOf(hook);
       const now = clock.now();
@@ -155,10 +174,10 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
           made = fresh.length;
         }
       }
-      const settled = settledCursor(db.provider, cursor, rows, now);
-      if (settled > cursor) await tx.webhook.updateMany({ where: { id: hook.id, cursor: { lt: settled } }, data: { cursor: settled } });
-      // Work done: deliveries made, or the cursor moved (a full batch may have more after it).
-      return made > 0 || settled > cursor;
+      const moved = reader.cursor;
+      if (moved > cursor) await tx.webhook.updateMany({ where: { id: hook.id, cursor: { lt: moved } }, data: { cursor: moved } });
+      // Work done: deliveries made, or the cursor or the read position moved (a full batch may have more after it).
+      return made > 0 || moved > cursor || newer.length > 0;
     });
   }
 
@@ -253,21 +272,6 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
       }
     },
   };
-}
-
-/**
- * How far the cursor may move over `rows` (ids after `cursor`, in order). SQLite hands out ids in
- * commit order: to the last row. PostgreSQL: up to the first missing id, unless the row after it
- * was written more than GAP_WAIT_MS ago.
- */
-function settledCursor(provider: Db['provider'], cursor: number, rows: { id: number; created: Date }[], now: number): number {
-  if (provider !== 'postgres') return rows.at(-1)!.id;
-  let settled = cursor;
-  for (const r of rows) {
-    if (r.id !== settled + 1 && now - r.created.getTime() < GAP_WAIT_MS) break;
-    settled = r.id;
-  }
-  return settled;
 }
 
 /**

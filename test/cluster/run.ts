@@ -609,7 +609,7 @@ async function main(): Promise<void> {
     while (Date.now() - waitHooks < 60_000 && rx.unique().size < expectedDeliveries) await sleep(250);
     const delivered = rx.unique();
     const verified = [...delivered.values()].filter((d) => d.verified).length;
-    say(`webhook deliveries ${delivered.size} / ${expectedDeliveries} events (${rx.received.length} requests, ${verified} verified)`);
+    say(`webhook deliveries ${delivered.size} / ${expectedDeliveries} events (${rx.received.length} requests, ${verified} verified; the checks waited ${((Date.now() - waitHooks) / 1000).toFixed(1)} s for them)`);
     check(delivered.size >= expectedDeliveries && verified === delivered.size, 'every webhook event delivered and signed');
 
     // ---- the rate limit.
