@@ -1,11 +1,14 @@
 // Times creates in process (no HTTP), for profiling the write path:
 //   npx tsx bench/profile-writes.mts <dbUrl> [single|batch|atomic] [n]
 // Prints wall and CPU milliseconds per created post and SQL statements per created post.
-// Run against a copy of a bench database (it adds posts). Add --cpu-prof to node for a profile.
+// Run against a copy of a bench database (it adds posts). PROFILE=<file.cpuprofile> writes a CPU
+// profile of the timed part only (start-up and warm-up left out; bench/cpuprofile-summary.ts reads it).
 import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
 import { createApp } from '../gateway/app.js';
 import { createApplicationPassword } from '../src/site/operator.js';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 
 const url = process.argv[2];
 const mode = process.argv[3] ?? 'single';
@@ -34,6 +37,13 @@ async function once(): Promise<number> {
 }
 
 for (let i = 0; i < 10; i++) await once();
+const session = process.env.PROFILE ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 const s0 = db.statements;
@@ -41,5 +51,9 @@ let posts = 0;
 while (posts < n) posts += await once();
 const ms = (performance.now() - t0) / posts;
 const cpu = process.cpuUsage(c0);
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
+}
 console.log(`${mode}: ${posts} posts, ${ms.toFixed(2)} ms/post wall, ${((cpu.user + cpu.system) / 1000 / posts).toFixed(2)} ms CPU, ${((db.statements - s0) / posts).toFixed(1)} statements/post`);
 await db.close();

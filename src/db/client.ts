@@ -427,9 +427,13 @@ function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLoc
   const beginImmediate = prepare('BEGIN IMMEDIATE');
   const dataVersion = prepare('PRAGMA data_version').pluck();
   const rollback = prepare('ROLLBACK');
+  // Prepared once: `db.pragma()` prepares its statement on every call, which cost about 0.12 ms
+  // of each transaction's start (two calls) while the whole create took 4 ms.
+  const noWait = prepare('PRAGMA busy_timeout = 0');
+  const wait = prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(timeoutMs))}`);
   /** Tries once, without waiting: whether this connection now holds the write lock. */
   const tryLock = (): boolean => {
-    db.pragma('busy_timeout = 0');
+    noWait.get();
     try {
       beginImmediate.run();
       return true;
@@ -437,7 +441,7 @@ function reusePreparedStatements(adapter: unknown, timeoutMs = 10_000): WriteLoc
       if (isBusy(err)) return false;
       throw err;
     } finally {
-      db.pragma(`busy_timeout = ${timeoutMs}`);
+      wait.get();
     }
   };
   let queue: Promise<void> = Promise.resolve();
