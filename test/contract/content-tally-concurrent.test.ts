@@ -29,7 +29,8 @@ function permutation<T>(items: T[], k: number): T[] {
 async function mismatches(): Promise<string[]> {
   const key = (r: Record<string, unknown>) => `${r.type}|${r.status}|${r.authorId}|${r.termId}`;
   const kept = new Map<string, number>();
-  for (const r of await site.db.read('SELECT "type", "status", "authorId", "termId", "count" AS "n" FROM "ContentTally"', [])) {
+  // A tally is the sum of its slots (PostgreSQL stripes it; SQLite keeps slot 0).
+  for (const r of await site.db.read('SELECT "type", "status", "authorId", "termId", SUM("count") AS "n" FROM "ContentTally" GROUP BY "type", "status", "authorId", "termId"', [])) {
     if (Number(r.n) !== 0) kept.set(key(r), Number(r.n));
   }
   const counted = new Map<string, number>();
@@ -81,7 +82,7 @@ describe('content tallies under concurrent writers', () => {
     const clients = Array.from({ length: WRITERS }, () => new pg.Client({ connectionString: url.toString() }));
     await Promise.all(clients.map((c) => c.connect()));
     try {
-      const before = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0]?.n ?? 0);
+      const before = Number((await site.db.read(`SELECT SUM("count") AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0]?.n ?? 0);
       // Each writes everything before any commits. Were a tally row locked while writing (the
       // first design: row triggers adding to the tallies at once), the second writer would wait on
       // the type's row here; the lock timeout turns such a wait into an error instead of a hang.
@@ -105,19 +106,23 @@ describe('content tallies under concurrent writers', () => {
         const locked = await probe.query('SELECT COUNT(*)::int AS "n" FROM (SELECT 1 FROM "ContentTally" FOR UPDATE NOWAIT) AS "t"').then(() => 'none', (err: Error) => err.message);
         expect(locked).toBe('none');
       } finally { await probe.end(); }
-      const during = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0]?.n ?? 0);
+      const during = Number((await site.db.read(`SELECT SUM("count") AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0]?.n ?? 0);
       expect(during).toBe(before);
       const commits = await Promise.allSettled(clients.map((c) => c.query('COMMIT')));
       expect(commits.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
-      const after = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0].n);
+      const after = Number((await site.db.read(`SELECT SUM("count") AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []))[0].n);
       expect(after).toBe(before + WRITERS);
+      // Striped: the writers added to the slots of their transactions' ids, not all to one row.
+      const slots = await site.db.read(`SELECT DISTINCT "slot" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = 0`, []);
+      expect(slots.length).toBeGreaterThan(1);
+      expect(slots.every((r) => Number(r.slot) >= 0 && Number(r.slot) < 16)).toBe(true);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
     expect(await mismatches()).toEqual([]);
     expect(Number((await site.db.read('SELECT COUNT(*) AS "n" FROM "_ContentTallyDelta"', []))[0].n)).toBe(0);
     for (const id of termIds) {
-      const n = Number((await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = $1`, [id]))[0].n);
+      const n = Number((await site.db.read(`SELECT SUM("count") AS "n" FROM "ContentTally" WHERE "type" = 'post' AND "status" = 'publish' AND "authorId" = 0 AND "termId" = $1`, [id]))[0].n);
       expect(n).toBe(WRITERS);
     }
   });
@@ -178,7 +183,7 @@ describe('content tallies under concurrent writers', () => {
     }
     expect(await mismatches()).toEqual([]);
     expect(Number((await site.db.read('SELECT COUNT(*) AS "n" FROM "_ContentTallyDelta"', []))[0].n)).toBe(0);
-    const tagged = await site.db.read(`SELECT "count" AS "n" FROM "ContentTally" WHERE "type" = 'page' AND "status" = 'pending' AND "authorId" = 0 AND "termId" <> 0`, []);
+    const tagged = await site.db.read(`SELECT SUM("count") AS "n" FROM "ContentTally" WHERE "type" = 'page' AND "status" = 'pending' AND "authorId" = 0 AND "termId" <> 0 GROUP BY "termId"`, []);
     expect(tagged.map((r) => Number(r.n))).toEqual([1]);
   });
 });
