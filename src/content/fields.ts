@@ -62,7 +62,7 @@ export function textValue(raw: string, rendered: string, ctx: Context, row: Cont
 /**
  * `fn` of an item's revision count and newest revision (or autosave: the first of the revisions list, by date then
  * id) of an item, from the grouped statement (`revisionGroupsStatement`): the groups the row
- * came with (PostgreSQL's direct reads carry them, REVISION_GROUPS), or one grouped query for
+ * came with (direct reads carry them, REVISION_GROUPS), or one grouped query for
  * every item of the request that needs them. Revisions are stored in date order, so a group's
  * highest id is its newest; an autosave is rewritten in place, so only a parent with several
  * autosaves needs a second look at which is newest.
