@@ -7,7 +7,8 @@
 //   (default 1), --nocache=0 to skip the runs with CACHE_ENTRIES=0, --only=writes for the write
 //   scenarios alone (creates through batch/v1 and single creates), --only=graphql for the GraphQL
 //   scenarios sent as automatic persisted queries over GET (with the bare list baseline and the
-//   nested query's SQL statements), and --ports=N to use ports N, N+1, …)
+//   nested query's SQL statements), and --ports=N to use ports N, N+1, …; BENCH_KEEP_LOGS=1 keeps
+//   the services' logs)
 //
 // Results: a table on stdout and bench/results-<db>.json (-<posts>.json for other sizes than 10,000). The service runs as `npm start` runs
 // it, compiled (dist/gateway/main.js, built first when stale); BENCH_SERVER_ENTRY replaces it (a
@@ -609,12 +610,16 @@ async function publishedIds(databaseUrl: string): Promise<number[]> {
 }
 
 let logDir: string | undefined;
-/** Where the services' stdout (their JSON log) goes for this run; removed when the bench exits. */
+/**
+ * Where the services' stdout (their JSON log) goes for this run; removed when the bench exits,
+ * unless BENCH_KEEP_LOGS=1 (then its path is printed at the end, to read what a service said).
+ */
 function serviceLogs(): string {
   if (!logDir) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
     logDir = dir;
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    if (process.env.BENCH_KEEP_LOGS === '1') process.on('exit', () => console.log(`service logs kept in ${dir}`));
+    else process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return logDir;
 }
