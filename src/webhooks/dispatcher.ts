@@ -124,7 +124,10 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
 
   /** The log rows after the webhook's cursor as deliveries, and its cursor moved; whether it did either. */
   async function fanOut(hook: WebhookRow): Promise<boolean> {
-    return db.prisma.$transaction(async (tx) => {
+    // Where this process has read up to, kept only once the fan-out's transaction has committed
+    // (rolled back, its rows are read again).
+    let readUpTo: number | null = null;
+    const worked = await db.prisma.$transaction(async (tx) => {
       let cursor = hook.cursor;
       if (db.provider === 'postgres') {
         const locked = await tx.$queryRawUnsafe<{ cursor: number }[]>('SELECT "cursor" FROM "Webhook" WHERE "id" = $1 AND "active" FOR UPDATE SKIP LOCKED', hook.id);
@@ -147,7 +150,7 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
       const settled = top > cursor ? await reader.next(top, tx) : [];
       if (newer.length === FAN_OUT_BATCH || reader.cursor < top) again = true;
       const rows = [...new Map([...settled, ...newer].map((r) => [r.id, r])).values()];
-      state.ahead = top;
+      readUpTo = top;
       if (!rows.length) return false;
       const patterns = eventsOf(hook);
       const now = clock.now();
@@ -179,6 +182,9 @@ export function createWebhookDispatcher(db: Db, o: DispatcherOptions = {}): Webh
       // Work done: deliveries made, or the cursor or the read position moved (a full batch may have more after it).
       return made > 0 || moved > cursor || newer.length > 0;
     });
+    const state = readers.get(hook.id);
+    if (state && readUpTo !== null) state.ahead = readUpTo;
+    return worked;
   }
 
   /** Claims and sends up to SEND_BATCH due deliveries; answers how many it claimed. */
