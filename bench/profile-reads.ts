@@ -16,8 +16,7 @@
 import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
 import { createApp } from '../gateway/app.js';
-import { Session } from 'node:inspector/promises';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { startCpuProfile } from './cpu-profile.js';
 import { join } from 'node:path';
 
 const url = process.argv[2];
@@ -55,13 +54,7 @@ for (const [name, next] of Object.entries(scenarios)) {
     const t = next();
     status = (await app.handle({ method: 'GET', url: t.url, headers: t.headers ?? new Headers(), body: null })).status;
   }
-  const session = process.env.PROFILE_DIR ? new Session() : null;
-  if (session) {
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 100 });
-    await session.post('Profiler.start');
-  }
+  const stopProfile = process.env.PROFILE_DIR ? await startCpuProfile() : null;
   const s0 = db.statements;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -84,12 +77,7 @@ for (const [name, next] of Object.entries(scenarios)) {
   const wall = (performance.now() - t0) / iterations;
   const cpu = process.cpuUsage(c0);
   const cpuMs = (cpu.user + cpu.system) / 1000 / iterations;
-  if (session) {
-    const { profile } = await session.post('Profiler.stop');
-    mkdirSync(process.env.PROFILE_DIR!, { recursive: true });
-    writeFileSync(join(process.env.PROFILE_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  }
+  if (stopProfile) await stopProfile(join(process.env.PROFILE_DIR!, `${name}.cpuprofile`));
   console.log(`${name.padEnd(10)} ${String(iterations).padStart(6)} × status ${status}: ${cpuMs.toFixed(3)} ms CPU, ${wall.toFixed(3)} ms wall, ${((db.statements - s0) / iterations).toFixed(2)} statements/request`);
 }
 await db.close();

@@ -7,8 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
 import { createApp } from '../gateway/app.js';
 import { createApplicationPassword } from '../src/site/operator.js';
-import { Session } from 'node:inspector/promises';
-import { writeFileSync } from 'node:fs';
+import { startCpuProfile } from './cpu-profile.js';
 
 const url = process.argv[2];
 const mode = process.argv[3] ?? 'single';
@@ -37,13 +36,7 @@ async function once(): Promise<number> {
 }
 
 for (let i = 0; i < 10; i++) await once();
-const session = process.env.PROFILE ? new Session() : null;
-if (session) {
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-}
+const stopProfile = process.env.PROFILE ? await startCpuProfile() : null;
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 const s0 = db.statements;
@@ -51,9 +44,6 @@ let posts = 0;
 while (posts < n) posts += await once();
 const ms = (performance.now() - t0) / posts;
 const cpu = process.cpuUsage(c0);
-if (session) {
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
-}
+if (stopProfile) await stopProfile(process.env.PROFILE!);
 console.log(`${mode}: ${posts} posts, ${ms.toFixed(2)} ms/post wall, ${((cpu.user + cpu.system) / 1000 / posts).toFixed(2)} ms CPU, ${((db.statements - s0) / posts).toFixed(1)} statements/post`);
 await db.close();
