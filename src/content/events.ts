@@ -5,12 +5,15 @@
 //   - SQLite: each process, while it has subscribers, watches the database's version (PRAGMA
 //     data_version, the response cache's signal) and reads the rows after the last one it passed.
 //     Writers take the write lock as they begin, so ids grow in commit order;
-//   - PostgreSQL: the same statement that inserts the row sends pg_notify on CONTENT_EVENTS_CHANNEL
-//     with the row's id and the event; PostgreSQL delivers it when the transaction commits (never
-//     when it rolls back) to every process listening. Each process listens on its own connection
-//     while it has subscribers. Ids are taken before commit, so a smaller id may commit after a
-//     larger one: a process hands events on in id order, holding back behind an id still being
-//     written (LogReader), and after a lost connection it reads what it missed from the log.
+//   - PostgreSQL: once the transaction that inserts the row has committed (never when it rolls
+//     back), its process sends a notice on CONTENT_EVENTS_CHANNEL with the row's id and the event
+//     (Db.commitNotices: batched, outside the writers' transactions) to every process listening.
+//     Each process listens on its own connection while it has subscribers. Ids are taken before
+//     commit, so a smaller id may commit after a larger one: a process hands events on in id
+//     order, holding back behind an id still being written (LogReader), and after a lost
+//     connection it reads what it missed from the log. A notice lost with its sender (ended
+//     between its commit and its notice) is found in the log by the next notice or, with none,
+//     by the read every SWEEP_MS.
 //   A subscriber that comes back with the last id it heard (Last-Event-ID) first hears the rows
 //   after it from the log, then the live ones.
 // - the webhooks (src/webhooks/): the log is their outbox; a dispatcher fans its rows out into
@@ -84,6 +87,8 @@ const GAP_SETTLE_MS = 1000;
 const GAP_GIVE_UP_MS = 180_000;
 /** PostgreSQL: how soon a process looks again at an id still being written. */
 const GAP_RETRY_MS = 250;
+/** PostgreSQL: how often a process with subscribers reads the log without a notice (for a notice lost with its sender). */
+const SWEEP_MS = 5000;
 
 /** The log's window: rows older than `hours` go (EVENT_LOG_HOURS); `now` is the writers' clock (tests move it). */
 export interface EventLogSettings { hours: number; now: () => number }
@@ -111,16 +116,20 @@ export async function recordContentEvent(tx: Tx, db: Db, e: ContentEvent): Promi
   const statements = txStatements(tx, db);
   let id: number;
   if (db.provider === 'postgres') {
-    // One statement: the row, its notice (sent by PostgreSQL at commit) with the row's id, and
-    // the lock on its id that tells readers it is being written (released at commit or rollback).
+    // One statement: the row, and the lock on its id that tells readers it is being written
+    // (released at commit or rollback). Its notice, with the row's id, goes out once the
+    // transaction has committed (Db.commitNotices); where no list is open (a transaction not begun
+    // through the handle's $transaction), PostgreSQL sends it at commit from the same statement.
     const event = JSON.stringify({ ...e, kind });
     const notice = event.length > NOTIFY_MAX ? '' : event;
-    const rows = await statements.query<{ id: number | bigint }>(
-      `WITH e AS (INSERT INTO "ContentEvent" (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id") `
-      + `SELECT e."id", pg_advisory_xact_lock_shared(${WRITING_LOCK}, e."id" / ${WRITING_BLOCK}) AS "held", pg_notify($11, e."id"::text || ':' || $12::text) AS "sent" FROM e`,
-      ...values, CONTENT_EVENTS_CHANNEL, notice,
-    );
+    const after = db.commitNotices?.() ?? null;
+    const insert = `WITH e AS (INSERT INTO "ContentEvent" (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id") `
+      + `SELECT e."id", pg_advisory_xact_lock_shared(${WRITING_LOCK}, e."id" / ${WRITING_BLOCK}) AS "held"`;
+    const rows = after
+      ? await statements.query<{ id: number | bigint }>(`${insert} FROM e`, ...values)
+      : await statements.query<{ id: number | bigint }>(`${insert}, pg_notify($11, e."id"::text || ':' || $12::text) AS "sent" FROM e`, ...values, CONTENT_EVENTS_CHANNEL, notice);
     id = Number(rows[0].id);
+    after?.push({ channel: CONTENT_EVENTS_CHANNEL, payload: `${id}:${notice}` });
   } else {
     const rows = await statements.query<{ id: number | bigint }>(
       `INSERT INTO "ContentEvent" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`, ...values,
@@ -293,6 +302,8 @@ function sqliteHub(db: Db, listeners: Set<Listener>, emit: Listener): Hub {
   let seenVersion = -1;
   let busy = false;
   const poll = async (r: LogReader) => {
+    // Its app is gone without stopping it: nothing more to read.
+    if (db.closed) { if (timer) clearInterval(timer); timer = null; reader = null; return; }
     const version = db.version();
     if (busy || version === seenVersion) return;
     busy = true;
@@ -348,6 +359,7 @@ function postgresHub(db: Db, url: string | null, listeners: Set<Listener>, emit:
   let running = false;
   let again = false;
   let retry: NodeJS.Timeout | null = null;
+  let sweep: NodeJS.Timeout | null = null;
   /** Hands on what the log has after the cursor, in id order, until it holds nothing more that may be handed on. */
   const pump = async (): Promise<void> => {
     const r = reader;
@@ -364,6 +376,7 @@ function postgresHub(db: Db, url: string | null, listeners: Set<Listener>, emit:
       } while (again);
       if (r.blocked && !retry) retry = setTimeout(() => { retry = null; void pump(); }, GAP_RETRY_MS);
     } catch (err) {
+      if (db.closed) return; // its app is gone without stopping it: nothing more to read
       log.error({ err }, 'content events: reading the log failed');
       if (!retry) retry = setTimeout(() => { retry = null; void pump(); }, 1000);
     } finally { running = false; }
@@ -407,16 +420,21 @@ function postgresHub(db: Db, url: string | null, listeners: Set<Listener>, emit:
       log.warn({ err }, 'content events: the listening connection was lost');
       client = null;
       c.end().catch(() => {});
-      if (listeners.size) setTimeout(() => { if (!client && listeners.size) connect(); }, 1000).unref();
+      if (listeners.size) setTimeout(() => { if (!client && listeners.size && !db.closed) connect(); }, 1000).unref();
     });
     c.on('end', () => { if (client === c) c.emit('error', new Error('connection ended')); });
     c.connect().then(() => c.query(`LISTEN ${CONTENT_EVENTS_CHANNEL}`)).then(() => { if (client === c) listening(); }).catch((err) => c.emit('error', err));
   };
-  return {
+  const hub: Hub = {
     listeners,
     cursor: () => reader?.cursor ?? null,
     ready: () => started.promise,
-    start() { if (!client && !reader) connect(); },
+    start() {
+      if (client || reader) return;
+      connect();
+      sweep = setInterval(() => { if (db.closed) hub.stop(); else void pump(); }, SWEEP_MS);
+      sweep.unref();
+    },
     stop() {
       const c = client;
       client = null;
@@ -424,9 +442,12 @@ function postgresHub(db: Db, url: string | null, listeners: Set<Listener>, emit:
       started = deferred<number>();
       if (retry) clearTimeout(retry);
       retry = null;
+      if (sweep) clearInterval(sweep);
+      sweep = null;
       c?.end().catch(() => {});
     },
   };
+  return hub;
 }
 
 /** A subscriber on `hub` (ContentEvents.subscribe). */

@@ -54,6 +54,8 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
       // step's SAVEPOINT (one message of two statements: one round trip per step fewer), and the
       // last one by the COMMIT.
       const joinRelease = base.transactionStatement?.() != null;
+      // The notices the steps' events leave for after the commit: a step rolled back takes its own back.
+      const notices = base.commitNotices?.() ?? null;
       let unreleased = false;
       for (const step of steps) {
         current++;
@@ -67,6 +69,7 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
           unreleased = false;
         }
         const counted = termCounts.mark();
+        const noticed = notices?.length ?? 0;
         const { value, ok } = await step(db);
         results.push(value);
         if (atomic) {
@@ -76,6 +79,7 @@ export async function runUnitOfWork<T>(base: Db, steps: Step<T>[], atomic: boole
         if (!ok) {
           await statements.execute('ROLLBACK TO SAVEPOINT batch_item');
           termCounts.undo(counted);
+          if (notices) notices.length = noticed;
           undone.add(current);
         }
         if (joinRelease) unreleased = true;

@@ -28,6 +28,13 @@ export interface Db {
   /** Counts this process's own writes only (cheap; no database call). */
   readonly localVersion: number;
   /**
+   * Whether `close()` has been called. A closed handle sends nothing more: every statement, and
+   * `version()`, throws (Prisma would otherwise connect again for a statement sent after
+   * `$disconnect`, and work nobody stopped, such as the dispatcher of an app that was never closed,
+   * would go on using the database, or trying to, after it is gone).
+   */
+  readonly closed: boolean;
+  /**
    * Write statements sent through this handle so far (and the handles made from it), in a
    * transaction or not, as they are sent. The values a batch's handle keeps while its transaction
    * is open are kept under it (src/db/version-cache.ts): a write of the batch (or of another
@@ -103,6 +110,17 @@ export interface Db {
    */
   termCounts?: DeferredTermCounts;
   /**
+   * PostgreSQL only: inside the callback of `prisma.$transaction`, the notices that go out once that
+   * transaction has committed (none if it rolls back): push to it. Null outside one. A notice sent
+   * by the transaction itself (pg_notify) would also go out at commit, but a transaction that
+   * notifies holds a lock of the whole database from its notify to the end of its commit, so every
+   * notifying writer would commit one after another; these go out after the commit, batched, on the
+   * connection the process listens on. A savepoint rolled back must drop what its statements
+   * pushed (src/content/unit-of-work.ts). Delivery is not guaranteed (the process may end between
+   * the commit and the notice): a listener must also find what it missed by itself.
+   */
+  commitNotices?: () => CommitNotice[] | null;
+  /**
    * The services of the app serving this database (src/services.ts), set once by createApp, or by
    * servicesOf for code outside an app. A property of the handle rather than a registry keyed by
    * it, so that a handle derived from this one with Object.create inherits them (a batch's, which
@@ -130,11 +148,19 @@ export interface DbScope {
 
 type Statement = { sql: string; args?: unknown[] };
 /** The connection of the interactive transaction started in an async context (PostgreSQL). */
+/** PostgreSQL: the application_name of the connection a process hears and sends its change notices on. */
+export const NOTICE_CONNECTION = 'content-notices';
+
 interface TransactionSlot {
   taken: boolean;
   run: ((sql: string, args: readonly unknown[]) => Promise<Record<string, unknown>[]>) | null;
   finish: ((sql: string, args: readonly unknown[]) => Promise<Record<string, unknown>[]>) | null;
+  /** The notices to send once the transaction has committed (`Db.commitNotices`). */
+  notices: CommitNotice[];
 }
+
+/** A NOTIFY to send after a commit: its channel and payload (at most 8000 bytes). */
+export interface CommitNotice { channel: string; payload: string }
 type AnyQueryable = { queryRaw: Function; executeRaw: Function };
 type AnyTransaction = AnyQueryable & { commit(): Promise<void> };
 type AnyAdapter = AnyQueryable & { startTransaction?: Function; executeScript?: Function };
@@ -519,7 +545,9 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   // Every statement sent, and one more against the running unit of work's budget, if any (throws
   // past it); none of the process's own background work (`inBackground`). A read request whose
   // client has left sends none (./abort.ts).
-  const count = () => { if (background.getStore()) return; throwIfAborted(); spendStatement(); statements++; };
+  let handleClosed = false;
+  const refuseClosed = () => { if (handleClosed) throw new Error('the database handle is closed'); };
+  const count = () => { refuseClosed(); if (background.getStore()) return; throwIfAborted(); spendStatement(); statements++; };
   let writesSent = 0;
   let optionWritesSent = 0;
   const sent = (sql: string) => { writesSent++; if (touchesOptions(sql)) optionWritesSent++; };
@@ -566,7 +594,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       prisma,
       provider,
       get statements() { return statements; },
-      version: version_,
+      version: () => { refuseClosed(); return version_(); },
       get localVersion() { return local; },
       get writesSent() { return writesSent; },
       get optionWritesSent() { return optionWritesSent; },
@@ -578,6 +606,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       },
       changed: () => changed(),
       async read(sql, args) {
+        refuseClosed();
         if (!connection) await prisma.$connect();
         if (!connection) throw new Error('the SQLite adapter exposed no connection');
         count();
@@ -597,7 +626,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
         statement.run(...values);
         return [];
       },
-      async close() { await prisma.$disconnect(); watcher?.close(); },
+      get closed() { return handleClosed; },
+      async close() { handleClosed = true; await prisma.$disconnect(); watcher?.close(); },
     };
   }
 
@@ -627,16 +657,29 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   // any of them touched them. Every other process only needs to hear that something changed
   // after the last notice it had. A notice that could not be sent (the connection was lost) is
   // owed again and sent once the connection is back.
+  // The committed transactions' own notices (`Db.commitNotices`) go out with it, in commit order,
+  // in one statement.
   let sending = false;
   let owed: 'none' | 'plain' | 'options' = 'none';
+  let queued: CommitNotice[] = [];
   const owe = (kind: 'plain' | 'options') => { if (kind === 'options' || owed === 'none') owed = kind; };
   const announce = () => {
-    if (owed === 'none' || !listener) { sending = false; return; }
+    if ((owed === 'none' && !queued.length) || !listener) { sending = false; return; }
     const kind = owed;
-    const payload = `${self}/${local}${kind === 'options' ? '+options' : ''}`;
+    const notices = queued;
+    queued = [];
     owed = 'none';
     sending = true;
-    listener.query(`NOTIFY content_changed, '${payload}'`).then(announce, () => { owe(kind); sending = false; });
+    const all = kind === 'none' ? notices : [{ channel: 'content_changed', payload: `${self}/${local}${kind === 'options' ? '+options' : ''}` }, ...notices];
+    const sent = all.length === 1
+      ? listener.query('SELECT pg_notify($1, $2)', [all[0].channel, all[0].payload])
+      : listener.query('SELECT pg_notify(n.c, n.p) FROM unnest($1::text[], $2::text[]) AS n(c, p)', [all.map((n) => n.channel), all.map((n) => n.payload)]);
+    sent.then(announce, () => { if (kind !== 'none') owe(kind); queued = [...notices, ...queued]; sending = false; });
+  };
+  const queueNotices = (notices: CommitNotice[]) => {
+    if (!notices.length) return;
+    queued.push(...notices);
+    if (!sending) announce();
   };
   const changed = (touchedOptions = true) => {
     version++;
@@ -659,7 +702,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   // process caches can be trusted (other processes' writes go unheard), so every look at the
   // version moves it: no answer is cached or served from the cache until the connection is back.
   const listen = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    // Named, so an operator (or a test) can tell it from the pool's connections in pg_stat_activity.
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: NOTICE_CONNECTION });
     const lost = () => {
       client.end().catch(() => {});
       if (listener !== client) return;
@@ -695,6 +739,9 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     const client = (tx as AnyTransaction & { client?: PoolClient }).client;
     if (slot.taken || !client) { slot.run = null; slot.finish = null; slot.taken = true; return; }
     slot.taken = true;
+    // After the commit (and only then), the notices the transaction left.
+    const commit = tx.commit.bind(tx);
+    tx.commit = async () => { await commit(); queueNotices(slot.notices.splice(0)); };
     let committed = false;
     /** What every statement of the transaction does first: refuse one after the COMMIT, count it, note a write. */
     const before = (sql: string) => {
@@ -724,13 +771,14 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   const transaction = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
   (prisma as unknown as { $transaction: typeof transaction }).$transaction = (arg, options) =>
-    typeof arg === 'function' ? slots.run({ taken: false, run: null, finish: null }, () => transaction(arg, options)) : transaction(arg, options);
+    typeof arg === 'function' ? slots.run({ taken: false, run: null, finish: null, notices: [] }, () => transaction(arg, options)) : transaction(arg, options);
   await listen();
   return {
     prisma,
     provider,
     get statements() { return statements; },
     version() {
+      refuseClosed();
       if (!listener) return ++version;
       if (staleBound > 0) {
         const t = now();
@@ -752,6 +800,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     optionsVersion: () => (listener ? options : ++options),
     changed: () => changed(),
     async read(sql, args) {
+      refuseClosed();
       if (!pool) await prisma.$connect();
       if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
       count();
@@ -780,6 +829,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     },
     transactionStatement: () => slots.getStore()?.run ?? null,
     transactionFinish: () => slots.getStore()?.finish ?? null,
-    async close() { closed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
+    commitNotices: () => { const slot = slots.getStore(); return slot?.run ? slot.notices : null; },
+    get closed() { return handleClosed; },
+    async close() { closed = true; handleClosed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
   };
 }

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSite, provider, service, SITE, type TestSite } from '../helpers/app.js';
 import type { App } from '../../gateway/app.js';
-import type { Db } from '../../src/db/client.js';
+import { NOTICE_CONNECTION, type Db } from '../../src/db/client.js';
 
 let site: TestSite;
 let other: { db: Db; app: App; server: Server; origin: string };
@@ -160,7 +160,7 @@ describe.runIf(provider === 'postgres')('the notices of other instances (Postgre
     const c = new pg.Client({ connectionString: site.app.config.databaseUrl });
     await c.connect();
     try {
-      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%content_changed%' AND pid <> pg_backend_pid()`);
+      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [NOTICE_CONNECTION]);
       await c.query('UPDATE "Content" SET "title" = $1 WHERE "id" = $2', ['While deaf', post.id]);
     } finally { await c.end(); }
     // Whether the connection is already back or not, nothing kept from before is served.
