@@ -8,7 +8,9 @@
 // Validating them all is a few hundred milliseconds of every start. The compiled service (`npm
 // start`) remembers that it passed: `validatedFile` holds a digest of the build (dist/'s stamp,
 // which every build rewrites, so a changed schema means a new one) and of every document source;
-// a process that finds the same digest there skips validate(). Anything changed validates again.
+// a process that finds the same digest there skips validate(), and makes each operation's
+// documents when a route first asks for them instead of all at start. Anything changed validates
+// them all again at start.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,8 +86,9 @@ export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] =
     return names;
   };
 
-  const documents = new Map<string, DocumentNode>();
-  for (const [name, op] of operations) {
+  /** The documents of `name`: one per context when it spreads a `...XFields` placeholder, else one. */
+  const build = (name: string, op: OperationDefinitionNode): [string, DocumentNode][] => {
+    const built: [string, DocumentNode][] = [];
     const placeholder = spreadsOf(op).some((s) => s.endsWith('Fields'));
     for (const context of placeholder ? (Object.keys(SUFFIX) as RestContext[]) : [undefined]) {
       const concrete = visit(op, {
@@ -106,9 +109,24 @@ export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] =
       const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [concrete, ...[...used].map((f) => fragments.get(f)!)] };
       const errors = validated ? [] : validate(schema, document);
       if (errors.length) throw new Error(`operation ${name}${context ? ` (${context})` : ''} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-      documents.set(context ? `${name}:${context}` : name, document);
+      built.push([context ? `${name}:${context}` : name, document]);
     }
-  }
+    return built;
+  };
+
+  // Documents that must be validated are all made now (an invalid one stops the boot). Once these
+  // sources have passed against this build, each is made when a route first runs it: a worker
+  // then starts without making the hundreds it may never run.
+  const documents = new Map<string, DocumentNode>();
+  const made = new Set<string>();
+  const make = (name: string): void => {
+    if (made.has(name)) return;
+    const op = operations.get(name);
+    if (!op) return;
+    for (const [key, document] of build(name, op)) documents.set(key, document);
+    made.add(name);
+  };
+  if (!validated) for (const name of operations.keys()) make(name);
 
   if (digest !== undefined && !validated) {
     // Written whole under another name, then renamed: processes starting together never read half of it.
@@ -118,6 +136,7 @@ export function loadOperations(schema: GraphQLSchema, resources: ResourceDef[] =
 
   return {
     get(name, context) {
+      make(name);
       const doc = documents.get(context ? `${name}:${context}` : name) ?? documents.get(name);
       if (!doc) throw new Error(`no operation ${name}`);
       return doc;
