@@ -147,10 +147,12 @@ export interface DbScope {
 }
 
 type Statement = { sql: string; args?: unknown[] };
-/** The connection of the interactive transaction started in an async context (PostgreSQL). */
+/** PostgreSQL: how long a read whose client left waits for its cancel to be answered before its connection is closed instead of lent again. */
+const CANCEL_WAIT_MS = 5000;
 /** PostgreSQL: the application_name of the connection a process hears and sends its change notices on. */
 export const NOTICE_CONNECTION = 'content-notices';
 
+/** The connection of the interactive transaction started in an async context (PostgreSQL). */
 interface TransactionSlot {
   taken: boolean;
   run: ((sql: string, args: readonly unknown[]) => Promise<Record<string, unknown>[]>) | null;
@@ -727,6 +729,18 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     if (!sending) announce();
   };
   let pool: Pool | null = null;
+  // A read whose client left is cancelled with a statement on the notice connection (or, while it
+  // is being made again, on a connection of its own), never on a pooled one: every pooled
+  // connection may be held by such a read, each waiting for its cancel to be answered before it
+  // goes back, and a cancel waiting for a pooled connection would then wait for ever (so would
+  // every request of the process).
+  const cancelBackend = (pid: number): Promise<unknown> => {
+    const sql = 'SELECT pg_cancel_backend($1)';
+    if (listener) return listener.query(sql, [pid]).catch(() => {});
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: NOTICE_CONNECTION });
+    c.on('error', () => {});
+    return c.connect().then(() => c.query(sql, [pid])).catch(() => {}).finally(() => c.end().catch(() => {}));
+  };
   const types = pgTypes(pg);
   // Which connection an interactive transaction holds: `$transaction` (below) opens a slot in the
   // async context its callback runs in; the adapter's startTransaction, called within that
@@ -809,12 +823,11 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       if (!signal) return (await pool.query(query)).rows;
       // A read of a request: cancelled on the server if its client leaves while it runs.
       const client = await pool.connect();
-      const p = pool;
       // The connection goes back to the pool only once a cancel sent for it has been answered: a
       // cancel still on its way would otherwise stop whatever the next borrower runs there (a 500
       // for another request's read).
       let cancelling: Promise<unknown> | null = null;
-      const cancel = () => { cancelling = p.query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID]).catch(() => {}); };
+      const cancel = () => { cancelling = cancelBackend((client as unknown as { processID: number }).processID); };
       signal.addEventListener('abort', cancel, { once: true });
       try {
         if (signal.aborted) throw new RequestAborted();
@@ -823,8 +836,10 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
         throw signal.aborted ? new RequestAborted() : err;
       } finally {
         signal.removeEventListener('abort', cancel);
-        if (cancelling) await cancelling;
-        client.release();
+        // A cancel not answered in CANCEL_WAIT_MS: the connection is closed rather than lent again.
+        const pending = cancelling as Promise<unknown> | null;
+        const answered = pending ? await Promise.race([pending.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, CANCEL_WAIT_MS, false).unref())]) : true;
+        client.release(!answered);
       }
     },
     transactionStatement: () => slots.getStore()?.run ?? null,

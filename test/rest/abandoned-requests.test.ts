@@ -2,6 +2,7 @@
 // are not sent, its handler ends with the quiet 499 and nothing is logged as a fault; on PostgreSQL
 // the statement running when the client left is cancelled on the server.
 import { once } from 'node:events';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLane, createTestSite, provider, type TestSite } from '../helpers/app.js';
 import { currentAbortSignal } from '../../src/db/abort.js';
@@ -92,6 +93,54 @@ describe.skipIf(bundleLane)('abandoned requests', () => {
       expect((await seen.handled[0]).status).toBe(499);
     } finally {
       seen.restore();
+    }
+  });
+
+  it.runIf(provider === 'postgres')('cancels reads holding every pooled connection, and answers the next request', async () => {
+    // A site whose pool has two connections, both taken by reads whose clients then leave. Their
+    // cancels must not wait for a pooled connection: each read keeps its own until its cancel is
+    // answered, so such a cancel never got one, and from then on no request of the process was
+    // answered (seen in the PostgreSQL bench, after a few timed-out requests).
+    const before = process.env.PG_POOL;
+    process.env.PG_POOL = '2';
+    let small: TestSite;
+    try { small = await createTestSite(); } finally { if (before === undefined) delete process.env.PG_POOL; else process.env.PG_POOL = before; }
+    const kept = await small.createPost({ title: 'Still answered', status: 'publish' });
+    const marker = 'pool-held-marker';
+    const read = small.db.read;
+    const reads: Promise<unknown>[] = [];
+    let both!: () => void;
+    const taken = new Promise<void>((resolve) => { both = resolve; });
+    small.db.read = (sql, args) => {
+      if (!args.some((a) => a === marker)) return read.call(small.db, sql, args);
+      const p = read.call(small.db, `SELECT pg_sleep(120)::text AS "n" /* ${marker} */`, []);
+      reads.push(p);
+      if (reads.length === 2) both();
+      return p;
+    };
+    const running = `SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(120)%${marker}%' AND pid <> pg_backend_pid()`;
+    // On a connection of the test's own: the site's pool is the one held.
+    const watcher = new pg.Client({ connectionString: small.app.config.databaseUrl });
+    await watcher.connect();
+    const look = async () => Number((await watcher.query<{ n: number }>(running)).rows[0].n);
+    try {
+      const clients = [new AbortController(), new AbortController()];
+      const asked = clients.map((c, i) => fetch(`${small.origin}/wp-json/core/v2/posts?slug=${marker}&i=${i}`, { signal: c.signal }).catch((err: Error) => err));
+      await taken;
+      // Until the server runs both (each look is a query of its own).
+      while (await look() < 2) { /* look again */ }
+      for (const c of clients) c.abort();
+      for (const a of asked) expect(await a).toBeInstanceOf(Error);
+      for (const r of reads) await expect(r).rejects.toMatchObject({ name: 'RequestAborted' });
+      expect(await look()).toBe(0);
+      small.db.read = read;
+      const next = await small.req('GET', '/core/v2/posts');
+      expect(next.status).toBe(200);
+      expect(next.body.map((p: { id: number }) => p.id)).toEqual([kept.id]);
+    } finally {
+      small.db.read = read;
+      await watcher.end();
+      await small.close();
     }
   });
 });
