@@ -40,6 +40,14 @@ async function heardUpTo(id: number): Promise<number[]> {
   while (!heard.some((h) => h.id === id)) await new Promise<void>((resolve) => { wake = resolve; });
   return heard.map((h) => h.id);
 }
+/** A batch step that records a create of `contentId` in its own transaction (joining the batch's), then succeeds or fails. */
+const step = (contentId: number, ok: boolean) => async (d: Db) => {
+  await d.prisma.$transaction(async (tx) => {
+    await tx.option.findFirst();
+    await recordContentEvent(tx, d, event(contentId, 'created'));
+  });
+  return { value: contentId, ok };
+};
 const newest = async (db: Db) => (await db.prisma.contentEvent.aggregate({ _max: { id: true } }))._max.id ?? 0;
 
 describe.runIf(provider === 'postgres')('event notices (PostgreSQL)', () => {
@@ -67,13 +75,6 @@ describe.runIf(provider === 'postgres')('event notices (PostgreSQL)', () => {
   it('of a batch step rolled back to its savepoint are dropped; the kept ones arrive in id order', async () => {
     const db = site.db;
     heard.length = 0;
-    const step = (contentId: number, ok: boolean) => async (d: Db) => {
-      await d.prisma.$transaction(async (tx) => {
-        await tx.option.findFirst();
-        await recordContentEvent(tx, d, event(contentId, 'created'));
-      });
-      return { value: contentId, ok };
-    };
     const { rolledBack } = await runUnitOfWork(db, [step(9101, true), step(9102, false), step(9103, true)], false);
     expect(rolledBack).toBe(false);
     const rows = await db.prisma.contentEvent.findMany({ where: { contentId: { in: [9101, 9102, 9103] } }, orderBy: { id: 'asc' } });
@@ -85,13 +86,6 @@ describe.runIf(provider === 'postgres')('event notices (PostgreSQL)', () => {
   it('of an atomic batch that failed are not sent at all', async () => {
     const db = site.db;
     heard.length = 0;
-    const step = (contentId: number, ok: boolean) => async (d: Db) => {
-      await d.prisma.$transaction(async (tx) => {
-        await tx.option.findFirst();
-        await recordContentEvent(tx, d, event(contentId, 'created'));
-      });
-      return { value: contentId, ok };
-    };
     expect((await runUnitOfWork(db, [step(9201, true), step(9202, false)], true)).rolledBack).toBe(true);
     await db.prisma.$transaction(async (tx) => { await tx.option.findFirst(); await recordContentEvent(tx, db, event(9203)); });
     const last = await newest(db);
