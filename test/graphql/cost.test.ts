@@ -41,11 +41,11 @@ beforeAll(async () => {
 afterAll(async () => { await site?.close(); rmSync(dir, { recursive: true, force: true }); });
 
 const apps = new Map<string, ReturnType<typeof createApp>>();
-/** An app on the test site's database with some limits changed (one per setting, kept). */
+/** An app on the test site's database with some limits changed (one per setting, kept; no webhook dispatcher of its own: nothing stops it). */
 function appWith(o: Partial<Config>) {
   const key = JSON.stringify(o);
   let app = apps.get(key);
-  if (!app) apps.set(key, (app = createApp({ ...site.app.config, ...o }, site.db)));
+  if (!app) apps.set(key, (app = createApp({ ...site.app.config, ...o, webhookDispatch: false }, site.db)));
   return app;
 }
 

@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(async () => { await site?.close(); rmSync(dir, { recursive: true, force: true }); });
 
 /** Another app on the test site's database with some settings changed. */
-const appWith = (o: Partial<Config>) => createApp({ ...site.app.config, ...o }, site.db);
+// Without a webhook dispatcher: these apps are never closed, and the site's own app dispatches.
+const appWith = (o: Partial<Config>) => createApp({ ...site.app.config, ...o, webhookDispatch: false }, site.db);
 
 interface Answer { status: number; contentType: string; body: any }
 async function post(app: { fetch(r: Request): Promise<Response> }, payload: Record<string, unknown>): Promise<Answer> {

@@ -34,7 +34,7 @@ const post = (json: Record<string, unknown>, as?: 'administrator') => site.req('
 
 /** Another app on the test site's database with some settings changed, asked in process. */
 async function postTo(o: Partial<Config>, json: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const app = service.createApp({ ...site.app.config, ...o }, site.db);
+  const app = service.createApp({ ...site.app.config, ...o, webhookDispatch: false }, site.db);
   const res = await app.fetch(new Request(`${SITE}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...JSON_ACCEPT }, body: JSON.stringify(json) }));
   return { status: res.status, body: await res.json() };
 }
@@ -156,7 +156,7 @@ describe('GET queries', () => {
   });
 
   it('GRAPHQL_GET_MAX_AGE sets max-age; 0 makes callers revalidate', async () => {
-    const app = service.createApp({ ...site.app.config, graphqlGetMaxAge: 0 }, site.db);
+    const app = service.createApp({ ...site.app.config, graphqlGetMaxAge: 0, webhookDispatch: false }, site.db);
     const res = await app.fetch(new Request(`${SITE}/graphql?query=${encodeURIComponent(query)}`, { headers: JSON_ACCEPT }));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, no-cache');

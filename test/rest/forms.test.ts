@@ -370,7 +370,7 @@ describe('mail failures and submissions', () => {
     const limited = await createTestSite({ smtpUrl: null, formFilesDir: files, formRateLimit: 2 });
     // A second app over the same database, as a second process or instance would run.
     const db = await service.openDb(limited.app.config.databaseUrl);
-    const other = service.createApp(limited.app.config, db);
+    const other = service.createApp({ ...limited.app.config, webhookDispatch: false }, db);
     try {
       const m = await limited.req('POST', '/forms/v1/contact-forms?context=save', { as: 'administrator', json: { title: 'Shared', form: '[text a]', additional_settings: 'skip_mail: on' } });
       const through = async (app: typeof other) => {

@@ -173,7 +173,7 @@ describe('unexpected failures', () => {
     // Reads past Prisma (Db.read, the hot content reads) fail the same way.
     const read = async () => { throw new Error(`${secret}: the store fell over`); };
     const broken = Object.create(site.db, { prisma: { value: prisma }, read: { value: read } }) as Db;
-    const app = createApp(site.app.config, broken);
+    const app = createApp({ ...site.app.config, webhookDispatch: false }, broken);
     let rest: Response | undefined;
     let restText = '';
     let gqlText = '';
