@@ -647,7 +647,6 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
   const heard = new Map<string, number>();
   // The connection notices come in on (and go out on); null while it is being made again.
   let listener: InstanceType<typeof pg.Client> | null = null;
-  let closed = false;
   // The longest an answer made under one version is served: past it the version moves by itself.
   // A notice can be lost (a writer killed between its commit and its notice): this bounds how
   // long another process may answer from before such a write.
@@ -712,9 +711,9 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       listener = null;
       version++;
       options++;
-      if (closed) return;
+      if (handleClosed) return;
       log.warn('database change notices: connection lost; answering without the cache until it is back');
-      const again = () => { if (!closed) listen().catch(() => setTimeout(again, 1000).unref()); };
+      const again = () => { if (!handleClosed) listen().catch(() => setTimeout(again, 1000).unref()); };
       setTimeout(again, 100).unref();
     };
     client.on('error', lost);
@@ -846,6 +845,6 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     transactionFinish: () => slots.getStore()?.finish ?? null,
     commitNotices: () => { const slot = slots.getStore(); return slot?.run ? slot.notices : null; },
     get closed() { return handleClosed; },
-    async close() { closed = true; handleClosed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
+    async close() { handleClosed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
   };
 }
