@@ -68,7 +68,13 @@ export interface GraphqlServer {
 /** Parsed GraphQL documents a process keeps (by their text), and as many parse errors. */
 const DOCUMENTS_KEPT = 256;
 
-export function createApp(config: Config, db: Db) {
+/**
+ * `deferDispatch`: the webhooks' dispatcher is made but not started; the caller starts it
+ * (`app.webhooks.start()`, when WEBHOOK_DISPATCH is on). gateway/start.ts starts it once a new
+ * worker has served and gone quiet: its first pass is the process's first Prisma queries, whose
+ * query compiler's start-up cost otherwise landed on the first answers.
+ */
+export function createApp(config: Config, db: Db, options: { deferDispatch?: boolean } = {}) {
   const seo = {
     restRoot: `${config.siteUrl}${config.restPrefix}/`,
     providers: {
@@ -121,7 +127,7 @@ export function createApp(config: Config, db: Db) {
     allowHosts: config.webhookAllowHosts, retryDelays: config.webhookRetryDelays, leaseMs: config.webhookLeaseMs,
     restRoot: `${config.siteUrl}${config.restPrefix}/`,
   });
-  if (config.webhookDispatch) webhooks.start();
+  if (config.webhookDispatch && !options.deferDispatch) webhooks.start();
   const cache = config.cacheEntries > 0 ? createResponseCache(config.cacheEntries, () => db.version(), config.cacheMaxBytes) : null;
   // Anonymous /graphql reads: their own cache (its own size and budget), retired by the same database version.
   const graphqlCache = config.graphqlCacheEntries > 0 ? createResponseCache(config.graphqlCacheEntries, () => db.version(), config.graphqlCacheMaxBytes) : null;

@@ -187,21 +187,25 @@ function listening(workers: number, port: number): string {
   ].join('\n');
 }
 
+/** The longest a worker's webhooks dispatcher waits for a quiet moment to start. */
+const DISPATCH_START_LATEST_MS = 5_000;
+
 /**
  * Runs `load` at the first quarter second in which the event loop was busy less than a fifth of
- * the time (checked every 250 ms). GraphQL's server (yoga and its guards: on Node 20, without the
+ * the time (checked every 250 ms), or once `latestMs` have passed. GraphQL's server (yoga and its guards: on Node 20, without the
  * compile cache, about 0.8 s of CPU per worker) is loaded so: a worker started under load serves
  * REST at full speed instead of spending its first second on it; a worker started quietly has it
  * ready a moment later; the first `/graphql` request loads it anyway if that comes first.
  */
-function loadWhenQuiet(load: () => unknown): void {
+function loadWhenQuiet(load: () => unknown, latestMs = Infinity): void {
   const { eventLoopUtilization } = perfHooks.performance;
   let before = eventLoopUtilization();
+  const started = performance.now();
   const timer = setInterval(() => {
     const now = eventLoopUtilization();
     const busy = eventLoopUtilization(now, before).utilization;
     before = now;
-    if (busy >= 0.2) return;
+    if (busy >= 0.2 && performance.now() - started < latestMs) return;
     clearInterval(timer);
     load();
   }, 250);
@@ -214,7 +218,7 @@ async function serve(onListening?: (port: number) => void) {
   const [{ createApp }, { createHttpServer }] = await Promise.all([import('./app.js'), import('./server.js')]);
   if (cluster.isWorker) await primaryDone();
   const db = await openDb(config.databaseUrl);
-  const app = createApp(config, db);
+  const app = createApp(config, db, { deferDispatch: true });
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
   // A port in use (or not allowed) fails the start, with its reason, instead of an unhandled 'error'.
@@ -226,6 +230,9 @@ async function serve(onListening?: (port: number) => void) {
   log.info({ host: config.host, port, worker: cluster.isWorker }, 'serving');
   onListening?.(port);
   loadWhenQuiet(() => app.graphql().catch((err) => log.error({ err }, 'the GraphQL server could not be loaded')));
+  // The webhooks' dispatcher likewise (its first pass is the process's first Prisma query, which
+  // starts Prisma's query compiler), but within DISPATCH_START_LATEST_MS under load too.
+  if (config.webhookDispatch) loadWhenQuiet(() => app.webhooks.start(), DISPATCH_START_LATEST_MS);
   const stop = () => {
     if (stopping) return;
     stopping = true;

@@ -19,7 +19,9 @@
 //
 // esbuild comes with tsx, a dependency (not a dev dependency), so it is there after
 // `npm ci --omit=dev`; TypeScript's own compiler is a dev dependency and may not be.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,6 +100,54 @@ function pruneChunks(current) {
   for (const name of readdirSync(join(out, 'gateway'))) if (!ENTRIES.includes(name)) rmSync(join(out, 'gateway', name), { recursive: true, force: true });
 }
 
+/**
+ * Fills V8's compile cache (dist/.compile-cache, turned on by gateway/main.ts) with the new build's
+ * code, so that the first start after a build is as quick as the later ones. V8 caches a script's
+ * code as compiled when the cache entry is written, at the process's exit: loading the modules
+ * alone leaves out every function that had not run yet (making the app, serving), so this starts
+ * the built service once, on a database of its own in a temporary directory, in one process (which
+ * runs what the primary and a worker run), asks it for the index, a list, a post and a GraphQL
+ * query, and stops it. Spawn to the first answer with an empty cache took 1.24–1.35 s here, against
+ * 0.89–1.02 s with one. Where the runtime has no compile cache, or this fails, starts compile as
+ * before. False when it did not fill the cache.
+ */
+async function primeCompileCache() {
+  const cache = join(out, '.compile-cache');
+  // Entries of older builds' files are never read again.
+  rmSync(cache, { recursive: true, force: true });
+  const dir = mkdtempSync(join(tmpdir(), 'service-prime-'));
+  const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'site.db')}`, UPLOADS_DIR: join(dir, 'uploads'), PORT: '0', HOST: '127.0.0.1', WORKERS: '1', LOG_LEVEL: 'error' };
+  for (const name of ['NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE', 'SITE_URL', 'DEPLOYMENT']) delete env[name];
+  const child = spawn(process.execPath, [join(out, 'gateway', 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  try {
+    const base = await new Promise((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (chunk) => {
+        text += chunk;
+        const m = /listening on (http:\/\/\S+)/.exec(text);
+        if (m) resolve(m[1]);
+      });
+      exited.then(() => reject(new Error('the service stopped before it listened')));
+    });
+    child.stdout.resume();
+    const posts = await (await fetch(`${base}/wp-json/core/v2/posts`)).json();
+    for (const path of ['/wp-json/', `/wp-json/core/v2/posts/${posts[0]?.id ?? 1}`, '/graphql?query=%7Bposts%7Bnodes%7Bid%20title%7D%7D%7D']) {
+      await (await fetch(base + path)).arrayBuffer();
+    }
+    child.kill('SIGTERM');
+    return (await exited) === 0 && existsSync(cache);
+  } catch {
+    child.kill('SIGKILL');
+    await exited;
+    return false;
+  } finally {
+    clearTimeout(timer);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function buildService({ ifStale = false, quiet = false } = {}) {
   await takeLock();
   try {
@@ -127,7 +177,9 @@ export async function buildService({ ifStale = false, quiet = false } = {}) {
     const chunks = Object.keys(result.metafile.outputs).map((f) => relative(out, join(root, f))).filter((f) => f.startsWith('chunks/')).sort();
     pruneChunks(chunks);
     writeFileSync(stampFile, JSON.stringify({ builtAt, files: files.map((f) => relative(root, f)), chunks }));
-    if (!quiet) console.log(`built ${files.length} modules into dist/gateway/main.js and ${chunks.length} chunks in ${Date.now() - started} ms${ifStale ? ` (${reason})` : ''}`);
+    // After the stamp: the start below also validates the operations once for this build (dist/.operations-validated, keyed by it).
+    const primed = await primeCompileCache();
+    if (!quiet) console.log(`built ${files.length} modules into dist/gateway/main.js and ${chunks.length} chunks in ${Date.now() - started} ms${ifStale ? ` (${reason})` : ''}${primed ? '' : '; the compile cache was not filled'}`);
     return true;
   } finally {
     rmSync(lock, { recursive: true, force: true });

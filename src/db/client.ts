@@ -569,8 +569,10 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     let othersChangedOptions: (() => boolean) | null = null;
     let connection: Database.Database | null = null;
     const adapter = counting(new PrismaBetterSqlite3({ url: path, timeout: 10_000 }), count, changed, (c) => { connection = c as Database.Database; }, sent, (lock) => {
-      // The baseline: whatever was read so far was read through this connection, after it.
+      // The baseline: what commits after it is seen here. What committed before it and after the
+      // watcher last looked (see optionsVersion) is looked for once, after it.
       othersChangedOptions = lookedAtMost(lock.dataVersion);
+      if (dataVersion && dataVersion.get() !== watcherSeen) options++;
     });
     // A transaction may wait for the write lock at least as long as SQLite's busy timeout would
     // have let it (10 s), queued behind this process's own ones included (TRANSACTIONS: 15 s):
@@ -588,6 +590,20 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     // reads, a cached answer once); the writes of every process wait that long before they are
     // acknowledged, so none acknowledged goes unseen.
     const othersCommitted = dataVersion ? lookedAtMost(() => dataVersion.get()) : () => false;
+    // Until the adapter's connection opens (reads go to the watcher, so a process that only reads
+    // may never open it), this process has written nothing: it writes through that connection. Any
+    // commit the watcher sees meanwhile is another's, and may have touched the options.
+    let watcherSeen = dataVersion?.get();
+    let watcherLook = -Infinity;
+    const othersBeforeAdapter = (): boolean => {
+      const now = performance.now();
+      if (!dataVersion || now - watcherLook < SQLITE_LOOK_MS) return false;
+      watcherLook = now;
+      const seen = dataVersion.get();
+      if (seen === watcherSeen) return false;
+      watcherSeen = seen;
+      return true;
+    };
     const version_ = () => {
       if (othersCommitted()) version++;
       return version;
@@ -603,20 +619,24 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       writeToken: () => `${local}`,
       caughtUp: () => true,
       optionsVersion() {
-        if (othersChangedOptions?.()) options++;
+        if (othersChangedOptions ? othersChangedOptions() : othersBeforeAdapter()) options++;
         return options;
       },
       changed: () => changed(),
       async read(sql, args) {
         refuseClosed();
-        if (!connection) await prisma.$connect();
-        if (!connection) throw new Error('the SQLite adapter exposed no connection');
+        // A file's reads go to the watcher, so they need not open Prisma's connection: opening it
+        // starts Prisma's query compiler (WebAssembly, about 75 ms of CPU here), which would
+        // otherwise fall on a new worker's first answer. A database in memory has one connection.
+        if (!watcher && !connection) await prisma.$connect();
+        const on = watcher ?? connection;
+        if (!on) throw new Error('the SQLite adapter exposed no connection');
         count();
         // On the watcher's connection, not the adapter's: a transaction of this process runs on the
         // adapter's one connection, and a read there while it is open (another request's, between
         // two of its statements) would see its rows before it commits, or after it rolls back.
         // (An in-memory database has one connection: there both are the same.)
-        return sqliteStatement(watcher ?? connection, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
+        return sqliteStatement(on, sql).all(...args.map(sqliteValue)) as Record<string, unknown>[];
       },
       inTransaction(sql, args) {
         if (!connection) throw new Error('the SQLite adapter exposed no connection');
@@ -727,7 +747,13 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     options++;
     if (!sending) announce();
   };
-  let pool: Pool | null = null;
+  // The pool is made here and handed to Prisma's adapter, so that reads (Db.read) can use it before
+  // Prisma's first query: opening Prisma's connection starts its query compiler (WebAssembly,
+  // about 75 ms of CPU here), which would otherwise fall on a new worker's first answer. Ended by
+  // close(), whether Prisma ever used it or not.
+  const pool: Pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) });
+  // An idle connection that fails (the server restarted) is dropped by the pool; without a listener the error would end the process.
+  pool.on('error', (err) => log.warn({ err: err.message }, 'an idle PostgreSQL connection was lost'));
   // A read whose client left is cancelled with a statement on the notice connection (or, while it
   // is being made again, on a connection of its own), never on a pooled one: every pooled
   // connection may be held by such a read, each waiting for its cancel to be answered before it
@@ -780,7 +806,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     const execute = tx.executeRaw.bind(tx);
     tx.executeRaw = (...a: unknown[]) => (committed && /^\s*COMMIT\s*$/i.test((a[0] as Statement).sql) ? Promise.resolve(0) : execute(...a));
   };
-  const adapter = counting(new PrismaPg({ connectionString: databaseUrl, max: Number(process.env.PG_POOL ?? 10) }), count, changed, (c) => { pool = c as Pool; }, sent, undefined, started);
+  const adapter = counting(new PrismaPg(pool), count, changed, () => {}, sent, undefined, started);
   const prisma = new PostgresClient({ adapter, transactionOptions: TRANSACTIONS }) as unknown as Prisma;
   const transaction = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
   (prisma as unknown as { $transaction: typeof transaction }).$transaction = (arg, options) =>
@@ -814,8 +840,6 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     changed: () => changed(),
     async read(sql, args) {
       refuseClosed();
-      if (!pool) await prisma.$connect();
-      if (!pool) throw new Error('the PostgreSQL adapter exposed no pool');
       count();
       const query = { text: sql, values: args.map(postgresValue), types, name: statementName(sql) };
       const signal = currentAbortSignal();
@@ -845,6 +869,13 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     transactionFinish: () => slots.getStore()?.finish ?? null,
     commitNotices: () => { const slot = slots.getStore(); return slot?.run ? slot.notices : null; },
     get closed() { return handleClosed; },
-    async close() { handleClosed = true; const l = listener; listener = null; await prisma.$disconnect(); await l?.end().catch(() => {}); },
+    async close() {
+      handleClosed = true;
+      const l = listener;
+      listener = null;
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+      await l?.end().catch(() => {});
+    },
   };
 }

@@ -77,6 +77,35 @@ describe('the options version', () => {
     expect((await siteSettings(site.db)).description).toBe('Set elsewhere');
   });
 
+  it('a process that has only read (Prisma’s connection not open on SQLite) sees another process change an option', async () => {
+    const reader = await openDb(site.app.config.databaseUrl);
+    try {
+      expect((await siteSettings(reader)).description).toBe('Set elsewhere');
+      const at = reader.optionsVersion();
+      await setOption(other.prisma, 'blogdescription', 'Seen by a reader');
+      expect(await movedFrom(reader, at)).not.toBe(at);
+      expect((await siteSettings(reader)).description).toBe('Seen by a reader');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('an option changed elsewhere just before this process’s first write is not lost when its connection opens', async () => {
+    const reader = await openDb(site.app.config.databaseUrl);
+    try {
+      expect((await siteSettings(reader)).description).toBe('Seen by a reader');
+      await setOption(other.prisma, 'blogdescription', 'Just before the first write');
+      const at = reader.optionsVersion();
+      // The first write opens Prisma's connection (SQLite): what committed before it is looked for
+      // once then. PostgreSQL hears of the change by notice.
+      await reader.prisma.content.updateMany({ where: { id: -1 }, data: { title: 'nothing' } });
+      if (provider === 'postgres') await movedFrom(reader, at);
+      expect((await siteSettings(reader)).description).toBe('Just before the first write');
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('recognises Option-table SQL (a false yes only costs a re-read)', () => {
     expect(touchesOptions('UPDATE `main`.`Option` SET `value` = ? WHERE `name` = ?')).toBe(true);
     expect(touchesOptions('INSERT INTO "public"."Option" ("name","value") VALUES ($1,$2) ON CONFLICT ("name") DO UPDATE SET "value" = $3')).toBe(true);
