@@ -6,13 +6,15 @@ import perfHooks from 'node:perf_hooks';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, providerOf } from '../src/config.js';
-import { openDb } from '../src/db/client.js';
-import { log } from '../src/log.js';
 
 const config = loadConfig();
+const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
+// The first worker is forked before this process loads anything more (the log's library, the
+// database driver: some 40 ms): a start's first answer waits on that worker, not on the primary.
+const firstWorker = cluster.isPrimary && workers > 1 ? fork() : null;
+const [{ openDb }, { log }] = await Promise.all([import('../src/db/client.js'), import('../src/log.js')]);
 
 async function primary() {
-  const workers = providerOf(config.databaseUrl) === 'sqlite' && config.databaseUrl.includes(':memory:') ? 1 : config.workers;
   // The first worker is forked at once: it loads the service's modules (most of a start) on one
   // core while this process migrates and creates the site on the other; then it says it is
   // 'waiting' and is let go ('serve') once that is done, so no worker opens the database before
@@ -46,7 +48,9 @@ async function primary() {
       else fork();
     });
     cluster.once('listening', () => { serving = true; for (let i = 1; i < workers; i++) fork(); });
-    fork();
+    // The first worker was forked before these listeners (at the top of this module); one that died
+    // that soon (a bad NODE_OPTIONS, say) is reported here.
+    if (firstWorker?.isDead()) failStart(`a worker exited (code ${firstWorker.process.exitCode}) before it could serve`);
     process.on('SIGTERM', () => stopWorkers());
     process.on('SIGINT', () => stopWorkers());
   }
