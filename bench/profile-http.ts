@@ -6,7 +6,7 @@
 // stops (summarise with `npx tsx bench/cpuprofile-summary.ts <file>`).
 //
 //   npx tsx bench/profile-http.ts <databaseUrl> [--server=service|floor] [--scenario=item-cold|list-cold|item-warm]
-//        [--seconds=10] [--connections=16] [--profile=<dir>]
+//        [--seconds=10] [--connections=16] [--workers=1] [--profile=<dir>]
 //
 // Serves the compiled service (run `npm run build` first) or bench/floor-server.ts.
 import autocannon from 'autocannon';
@@ -19,13 +19,14 @@ import { processTree } from './processes.js';
 
 const args = process.argv.slice(2);
 const url = args.find((a) => !a.startsWith('--'));
-if (!url) throw new Error('usage: profile-http.ts <databaseUrl> [--server=service|floor] [--scenario=item-cold|list-cold|item-warm] [--seconds=10] [--connections=16] [--profile=<dir>]');
+if (!url) throw new Error('usage: profile-http.ts <databaseUrl> [--server=service|floor] [--scenario=item-cold|list-cold|item-warm] [--seconds=10] [--connections=16] [--workers=1] [--profile=<dir>]');
 const opt = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const server = opt('server', 'service');
 const scenario = opt('scenario', 'item-cold');
 const seconds = Number(opt('seconds', '10'));
 const connections = Number(opt('connections', '16'));
 const profileDir = args.find((a) => a.startsWith('--profile='))?.slice(10);
+const workers = opt('workers', '1');
 const HOST = '127.0.0.1';
 
 const db = await openDb(url);
@@ -35,7 +36,7 @@ const pick = () => ids[Math.floor(Math.random() * ids.length)];
 let serial = 0;
 const LIST = '/wp-json/core/v2/posts';
 const scenarios: Record<string, () => string> = {
-  'list-cold': () => `${LIST}?exclude=${pick()}&_=${++serial}`,
+  'list-cold': () => `${LIST}?per_page=10&exclude=${pick()}&_=${++serial}`,
   'item-cold': () => `${LIST}/${pick()}?_=${++serial}`,
   'item-warm': () => `${LIST}/${ids[0]}`,
 };
@@ -46,8 +47,8 @@ const port = await new Promise<number>((done) => {
   const probe = createServer().listen(0, HOST, () => { const { port } = probe.address() as { port: number }; probe.close(() => done(port)); });
 });
 const env: Record<string, string> = server === 'floor'
-  ? { FLOOR_PORT: String(port), FLOOR_HOST: HOST, FLOOR_WORKERS: '1', FLOOR_DATABASE_URL: url, FLOOR_SITE_URL: `http://${HOST}:${port}` }
-  : { PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: url, WORKERS: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+  ? { FLOOR_PORT: String(port), FLOOR_HOST: HOST, FLOOR_WORKERS: workers, FLOOR_DATABASE_URL: url, FLOOR_SITE_URL: `http://${HOST}:${port}` }
+  : { PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: url, WORKERS: workers, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
 const entry = server === 'floor' ? ['--import', 'tsx', 'bench/floor-server.ts'] : ['dist/gateway/main.js'];
 const child = spawn(process.execPath, entry, {
   env: { ...process.env, ...env, ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(profileDir)}` } : {}) },
@@ -71,15 +72,22 @@ const cpuOf = (): Map<number, number> => {
   }
   return out;
 };
-/** CPU seconds of the process's threads other than its main one (V8's GC helpers, libuv's pool). */
-const helpersOf = (pid: number): number => {
+/** CPU seconds of the server's threads other than each process's main one (V8's GC helpers, libuv's pool). */
+const byThread = new Map<string, number>();
+const helpersOf = (root: number, sign = 1): number => {
   let ticks = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    if (Number(task) === pid) continue;
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch { /* gone */ }
+  for (const pid of processTree(root)) {
+    let tasks: string[] = [];
+    try { tasks = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const task of tasks) {
+      if (Number(task) === pid) continue;
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+        const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+        byThread.set(name, (byThread.get(name) ?? 0) + sign * (Number(fields[11]) + Number(fields[12])) / 100);
+      } catch { /* gone */ }
+    }
   }
   return ticks / 100;
 };
@@ -91,7 +99,7 @@ const load = async (duration: number): Promise<autocannon.Result> => await autoc
 
 await load(3); // warm-up: the worker compiles its paths
 const c0 = cpuOf();
-const h0 = helpersOf(child.pid!);
+const h0 = helpersOf(child.pid!, -1);
 const result = await load(seconds);
 const c1 = cpuOf();
 const helpers = helpersOf(child.pid!) - h0;
@@ -100,6 +108,6 @@ const perAnswer = (s: number) => `${(s * 1e6 / answers).toFixed(0)} µs`;
 const each = [...c1].map(([pid, s]) => ({ pid, s: s - (c0.get(pid) ?? 0) }));
 const cpu = each.reduce((a, e) => a + e.s, 0);
 console.log(`${server} ${scenario}: ${answers} answers (${result.non2xx} non-2xx) in ${seconds} s, ${Math.round(answers / seconds)} req/s, `
-  + `${perAnswer(cpu)} of server CPU per answer (${each.map((e) => `${e.pid === child.pid ? 'primary' : 'worker'} ${perAnswer(e.s)}`).join(', ')}; of which ${perAnswer(helpers)} on the primary's other threads)`);
+  + `${perAnswer(cpu)} of server CPU per answer (${each.map((e) => `${e.pid === child.pid ? 'primary' : 'worker'} ${perAnswer(e.s)}`).join(', ')}; of which ${perAnswer(helpers)} on threads other than the main ones: ${[...byThread].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${perAnswer(v)}`).join(', ')})`);
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));

@@ -253,6 +253,32 @@ export const direct = (ctx: DbScope) => ctx.prisma === ctx.db.prisma;
  */
 const GENERIC_SAFE = new Set(['type', 'status', 'id', 'password']);
 
+/** Content's columns as the statements name them. */
+const SELECTED_COLUMNS = CONTENT_COLUMNS.map((c) => `${q('Content')}.${q(c)}`).join(', ');
+
+/**
+ * A key for an `include` made only of plain objects, arrays, text, numbers and booleans (what the
+ * resolvers send: relation selections and filters by key), or null: a Date or anything else whose
+ * JSON form another value shares.
+ */
+function includeKey(include: unknown): string | null {
+  let plain = true;
+  const key = JSON.stringify(include ?? null, function (this: Record<string, unknown>, name, value) {
+    const raw = this[name];
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && Object.getPrototypeOf(raw) !== Object.prototype) plain = false;
+    return value;
+  });
+  return plain ? key : null;
+}
+
+/**
+ * The relation columns' text and bound values by include (and revision groups, and on PostgreSQL
+ * the number of values bound before them): the resolvers send the same few includes on every
+ * read, and writing the columns again each time was a tenth of a cold post's SQL work.
+ */
+const relationColumns = new Map<string, { relations: RelationPlan[]; extra: string; args: unknown[] }>();
+const RELATION_COLUMNS_KEPT = 256;
+
 /**
  * `prisma.content.findMany(args)` for the shapes above, or null when the caller must ask Prisma.
  * One statement carries the relations too (relationColumn), and the revision groups when asked.
@@ -264,8 +290,7 @@ export async function findContentRows(db: Db, args: Args, options: ReadOptions =
     if (args.select !== undefined) unsupported();
     for (const key of Object.keys(args)) if (!['where', 'orderBy', 'skip', 'take', 'include'].includes(key)) unsupported();
     const s = new Statement(postgres);
-    const relations = relationPlans(args.include);
-    const columns = CONTENT_COLUMNS.map((c) => `${q('Content')}.${q(c)}`).join(', ');
+    const columns = SELECTED_COLUMNS;
     const order = orderClause(args.orderBy);
     const where = whereClause(s, args.where);
     let sql = `SELECT ${columns} FROM ${q('Content')} WHERE ${where}${order}`;
@@ -293,16 +318,28 @@ export async function findContentRows(db: Db, args: Args, options: ReadOptions =
     // ten 1.32-1.64 and 1.30-1.56 ms).
     const groups = options.revisionGroups === true;
     let args_ = s.args;
-    if (relations.length || groups) {
+    const include = includeKey(args.include);
+    const key = include === null ? null : `${postgres ? s.args.length : ''}|${groups}|${include}`;
+    let kept = key === null ? undefined : relationColumns.get(key);
+    if (!kept) {
+      const relations = relationPlans(args.include);
       // SQLite numbers its `?` by position: the columns' values, which come first in the text, are
       // bound first (PostgreSQL's `$n` go on from the inner statement's).
-      const rs = postgres ? s : new Statement(false);
+      const rs = new Statement(postgres);
+      if (postgres) for (let i = 0; i < s.args.length; i++) rs.args.push(undefined);
       let extra = relations.map((rel) => `, ${relationColumn(rs, rel, postgres)} AS ${q(`rel_${rel.name}`)}`).join('');
       if (groups) extra += `, ${postgres ? REVISION_GROUPS_COLUMN : REVISION_GROUPS_COLUMN_SQLITE} AS ${q('rel_revisionGroups')}`;
-      sql = `SELECT ${q('Content')}.*${extra} FROM (${sql}) AS ${q('Content')}${order}`;
-      if (!postgres) args_ = [...rs.args, ...s.args];
+      kept = { relations, extra, args: postgres ? rs.args.slice(s.args.length) : rs.args };
+      if (key !== null) {
+        if (relationColumns.size >= RELATION_COLUMNS_KEPT) relationColumns.clear();
+        relationColumns.set(key, kept);
+      }
     }
-    plan = { sql, args: args_, relations };
+    if (kept.relations.length || groups) {
+      sql = `SELECT ${q('Content')}.*${kept.extra} FROM (${sql}) AS ${q('Content')}${order}`;
+      args_ = postgres ? [...s.args, ...kept.args] : [...kept.args, ...s.args];
+    }
+    plan = { sql, args: args_, relations: kept.relations };
   } catch (err) {
     if (err instanceof Unsupported) return null;
     throw err;

@@ -41,6 +41,11 @@ const shapes: Record<string, () => object> = {
   'one row by id with every relation whole': () => ({ where: { id: ids[1] }, include: { terms: true, meta: true } }),
   'OR and NOT': () => ({ where: { OR: [{ status: 'draft' }, { AND: [{ type: 'page' }, { NOT: { menuOrder: 0 } }] }] }, orderBy: [{ id: 'asc' }] }),
   'no parent, and a parent': () => ({ where: { AND: [{ type: { in: ['page', 'revision'] } }, { parentId: null }] }, orderBy: [{ id: 'asc' }] }),
+  // The relation columns are kept by include (and on PostgreSQL by the values bound before them):
+  // the same shapes again with another key, and with more values bound before the relations.
+  'the same relations with another meta key': () => ({ where: { id: { in: [ids[1], ids[2]] } }, include: { ...include, meta: { where: { key: 'another' }, select: { key: true, value: true } } } }),
+  'the first shape again, after the other key': () => ({ where: { id: { in: [ids[1], ids[2]] } }, include }),
+  'the relations after more bound values': () => ({ where: { AND: [{ type: 'post' }, { id: { in: [ids[0], ids[1], ids[2], ids[3]] } }, { status: { in: ['publish', 'draft'] } }] }, orderBy: [{ id: 'asc' }], include }),
   'rows only, no include': () => ({ where: { type: 'revision' }, orderBy: [{ modified: 'desc' }, { id: 'asc' }] }),
 };
 
