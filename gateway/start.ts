@@ -196,10 +196,11 @@ const DISPATCH_START_LATEST_MS = 5_000;
 
 /**
  * Runs `load` at the first quarter second in which the event loop was busy less than a fifth of
- * the time (checked every 250 ms), or once `latestMs` have passed. GraphQL's server (yoga and its guards: on Node 20, without the
- * compile cache, about 0.8 s of CPU per worker) is loaded so: a worker started under load serves
- * REST at full speed instead of spending its first second on it; a worker started quietly has it
- * ready a moment later; the first `/graphql` request loads it anyway if that comes first.
+ * the time (checked every 250 ms), or once `latestMs` have passed. GraphQL's server (yoga and its
+ * guards: on Node 20, without the compile cache, about 0.8 s of CPU per worker) is loaded so: a
+ * worker started under load serves REST at full speed instead of spending its first second on it;
+ * a worker started quietly has it ready a moment later; the first `/graphql` request loads it
+ * anyway if that comes first.
  */
 function loadWhenQuiet(load: () => unknown, latestMs = Infinity): void {
   const { eventLoopUtilization } = perfHooks.performance;

@@ -36,10 +36,6 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType('LocalDateTime', localDateTime());
-builder.addScalarType('URL', GraphQLURL);
-builder.addScalarType('JSON', GraphQLJSON);
-
 /** Days of each month, February of a leap year. */
 const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const digits = (v: string, from: number, to: number): number => {
@@ -73,6 +69,10 @@ function localDateTime(): GraphQLScalarType {
   const serialize = config.serialize;
   return new GraphQLScalarType({ ...config, serialize: (value) => (plainLocalDateTime(value) ? value : serialize(value)) });
 }
+
+builder.addScalarType('LocalDateTime', localDateTime());
+builder.addScalarType('URL', GraphQLURL);
+builder.addScalarType('JSON', GraphQLJSON);
 
 builder.queryType({ description: 'Read access to the site and its content.' });
 builder.mutationType({ description: 'Changes to the site and its content.' });
