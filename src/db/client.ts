@@ -572,7 +572,8 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       // The baseline: what commits after it is seen here. What committed before it and after the
       // watcher last looked (see optionsVersion) is looked for once, after it.
       othersChangedOptions = lookedAtMost(lock.dataVersion);
-      if (dataVersion && dataVersion.get() !== watcherSeen) options++;
+      // (Not on a closed handle, whose watcher is closed: the statement that opened this refuses.)
+      if (!handleClosed && dataVersion && dataVersion.get() !== watcherSeen) options++;
     });
     // A transaction may wait for the write lock at least as long as SQLite's busy timeout would
     // have let it (10 s), queued behind this process's own ones included (TRANSACTIONS: 15 s):
