@@ -3,7 +3,7 @@
 // Loopback requests go to a real listening server on 127.0.0.1; nothing leaves the machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,26 @@ async function freePort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise((resolve) => s.close(resolve));
   return port;
+}
+
+/**
+ * A loopback port that refuses connections and that no other test's server will take: below the
+ * range the system hands out for port 0 (32768 and up here), where every test server listens. A
+ * released port of that range was once taken by another test file's server before the check
+ * reached it (it answered 404 instead of refusing). Port 1 and the like are no use: fetch refuses
+ * them itself.
+ */
+async function closedPort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 5_000);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no closed port found between 20000 and 25000');
 }
 
 const listen = async (server: Server) => {
@@ -79,7 +99,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
 
   broken = await createTestSite({
-    siteUrl: 'https://site.test', loopbackUrl: `http://127.0.0.1:${await freePort()}`, uploadsDir: unwritableDir(), cacheEntries: 0,
+    siteUrl: 'https://site.test', loopbackUrl: `http://127.0.0.1:${await closedPort()}`, uploadsDir: unwritableDir(), cacheEntries: 0,
   });
 
   proxy = strippingProxy(port);
