@@ -9,12 +9,12 @@
 // The database defaults to the SQLite bench database of 10,000 posts (`npm run bench` seeds it);
 // a SQLite file is copied first, so the run reads what the bench seeded whatever the bench wrote
 // since. Serves dist/ (run `npm run build` first, or `npm start` once).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDb } from '../src/db/client.js';
+import { HOST, startContender, type Contender } from './contender.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -22,7 +22,6 @@ const seconds = Number(opt('seconds', '10'));
 const connections = Number(opt('connections', '32'));
 const workers = opt('workers', '2');
 const rounds = Number(opt('rounds', '2'));
-const HOST = '127.0.0.1';
 
 if (spawnSync('wrk', ['--version']).error) {
   console.error('wrk is not installed: apt-get install -y wrk');
@@ -60,29 +59,13 @@ request = function()
 end
 `);
 
-const freePort = () => new Promise<number>((done) => {
-  const probe = createServer().listen(0, HOST, () => { const { port } = probe.address() as { port: number }; probe.close(() => done(port)); });
-});
-
-async function start(kind: 'service' | 'floor'): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const env = kind === 'floor'
-    ? { FLOOR_PORT: String(port), FLOOR_HOST: HOST, FLOOR_WORKERS: workers, FLOOR_DATABASE_URL: url, FLOOR_SITE_URL: `http://${HOST}:${port}` }
-    : { PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: url, WORKERS: workers };
-  const entry = kind === 'floor' ? ['--import', 'tsx', 'bench/floor-server.ts'] : ['dist/gateway/main.js'];
-  const child = spawn(process.execPath, entry, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; ; i++) {
-    try { if ((await fetch(`http://${HOST}:${port}/wp-json/core/v2/posts/${ids[0]}`)).ok) break; } catch { /* not yet */ }
-    if (i > 300) throw new Error(`the ${kind} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // A few seconds of the same requests first: a fresh process compiles its paths.
-  wrk(port, 'list', 2);
-  wrk(port, 'item', 2);
-  return { child, port };
+/** A server started, then a few seconds of the same requests: a fresh process compiles its paths. */
+async function start(kind: 'service' | 'floor'): Promise<Contender> {
+  const s = await startContender(kind, url, workers, ids[0]);
+  wrk(s.port, 'list', 2);
+  wrk(s.port, 'item', 2);
+  return s;
 }
-
-const stop = (child: ChildProcess) => new Promise<void>((done) => { child.once('exit', () => done()); child.kill('SIGTERM'); });
 
 /** One wrk run: requests per second, the 99th percentile in ms, and non-2xx answers. */
 function wrk(port: number, mode: 'list' | 'item', duration = seconds): { rps: number; p99: number; bad: number } {
@@ -106,7 +89,7 @@ for (let round = 0; round < rounds; round++) {
   for (const kind of ['floor', 'service'] as const) {
     const s = await start(kind);
     for (const mode of ['list', 'item'] as const) record(`${kind} ${mode}`, wrk(s.port, mode));
-    await stop(s.child);
+    await s.stop();
   }
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -10,12 +10,11 @@
 //
 // Serves the compiled service (run `npm run build` first) or bench/floor-server.ts.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openDb } from '../src/db/client.js';
-import { createServer } from 'node:net';
 import { processTree } from './processes.js';
+import { HOST, startContender } from './contender.js';
 
 const args = process.argv.slice(2);
 const url = args.find((a) => !a.startsWith('--'));
@@ -27,7 +26,6 @@ const seconds = Number(opt('seconds', '10'));
 const connections = Number(opt('connections', '16'));
 const profileDir = args.find((a) => a.startsWith('--profile='))?.slice(10);
 const workers = opt('workers', '1');
-const HOST = '127.0.0.1';
 
 const db = await openDb(url);
 const ids = (await db.prisma.content.findMany({ where: { type: 'post', status: 'publish', password: '' }, select: { id: true } })).map((r) => r.id);
@@ -43,23 +41,10 @@ const scenarios: Record<string, () => string> = {
 const next = scenarios[scenario];
 if (!next) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}`);
 
-const port = await new Promise<number>((done) => {
-  const probe = createServer().listen(0, HOST, () => { const { port } = probe.address() as { port: number }; probe.close(() => done(port)); });
+const { child, port, stop } = await startContender(server === 'floor' ? 'floor' : 'service', url, workers, ids[0], {
+  ...(server === 'floor' ? {} : { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }),
+  ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(profileDir)}` } : {}),
 });
-const env: Record<string, string> = server === 'floor'
-  ? { FLOOR_PORT: String(port), FLOOR_HOST: HOST, FLOOR_WORKERS: workers, FLOOR_DATABASE_URL: url, FLOOR_SITE_URL: `http://${HOST}:${port}` }
-  : { PORT: String(port), HOST, SITE_URL: `http://${HOST}:${port}`, DATABASE_URL: url, WORKERS: workers, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
-const entry = server === 'floor' ? ['--import', 'tsx', 'bench/floor-server.ts'] : ['dist/gateway/main.js'];
-const child = spawn(process.execPath, entry, {
-  env: { ...process.env, ...env, ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(profileDir)}` } : {}) },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-
-for (let i = 0; ; i++) {
-  try { if ((await fetch(`http://${HOST}:${port}/wp-json/core/v2/posts/${ids[0]}`)).ok) break; } catch { /* not yet */ }
-  if (i > 300) throw new Error('the server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
 
 /** CPU seconds (user + system) of each process under the server, by pid. */
 const cpuOf = (): Map<number, number> => {
@@ -109,5 +94,4 @@ const each = [...c1].map(([pid, s]) => ({ pid, s: s - (c0.get(pid) ?? 0) }));
 const cpu = each.reduce((a, e) => a + e.s, 0);
 console.log(`${server} ${scenario}: ${answers} answers (${result.non2xx} non-2xx) in ${seconds} s, ${Math.round(answers / seconds)} req/s, `
   + `${perAnswer(cpu)} of server CPU per answer (${each.map((e) => `${e.pid === child.pid ? 'primary' : 'worker'} ${perAnswer(e.s)}`).join(', ')}; of which ${perAnswer(helpers)} on threads other than the main ones: ${[...byThread].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${perAnswer(v)}`).join(', ')})`);
-child.kill('SIGTERM');
-await new Promise((r) => child.once('exit', r));
+await stop();
