@@ -354,11 +354,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export const SQLITE_LOOK_MS = 1;
 
-/** A `PRAGMA data_version` asked at most once per window (see SQLITE_LOOK_MS). */
-function lookedAtMost(ask: () => unknown): () => boolean {
+/**
+ * A `PRAGMA data_version` asked at most once per window (see SQLITE_LOOK_MS): whether it moved
+ * since the last look; `seen()` is the value that look found.
+ */
+function lookedAtMost(ask: () => unknown): (() => boolean) & { seen(): unknown } {
   let at = -Infinity;
   let seen = ask();
-  return () => {
+  const moved = () => {
     const now = performance.now();
     if (now - at < SQLITE_LOOK_MS) return false;
     at = now; // before the look: what committed by now is seen
@@ -367,6 +370,7 @@ function lookedAtMost(ask: () => unknown): () => boolean {
     seen = next;
     return true;
   };
+  return Object.assign(moved, { seen: () => seen });
 }
 
 /** Resolves once SQLITE_LOOK_MS have passed since it was called (node's timers may fire a little early). */
@@ -573,7 +577,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       // watcher last looked (see optionsVersion) is looked for once, after it.
       othersChangedOptions = lookedAtMost(lock.dataVersion);
       // (Not on a closed handle, whose watcher is closed: the statement that opened this refuses.)
-      if (!handleClosed && dataVersion && dataVersion.get() !== watcherSeen) options++;
+      if (!handleClosed && dataVersion && othersBeforeAdapter && dataVersion.get() !== othersBeforeAdapter.seen()) options++;
     });
     // A transaction may wait for the write lock at least as long as SQLite's busy timeout would
     // have let it (10 s), queued behind this process's own ones included (TRANSACTIONS: 15 s):
@@ -594,17 +598,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
     // Until the adapter's connection opens (reads go to the watcher, so a process that only reads
     // may never open it), this process has written nothing: it writes through that connection. Any
     // commit the watcher sees meanwhile is another's, and may have touched the options.
-    let watcherSeen = dataVersion?.get();
-    let watcherLook = -Infinity;
-    const othersBeforeAdapter = (): boolean => {
-      const now = performance.now();
-      if (!dataVersion || now - watcherLook < SQLITE_LOOK_MS) return false;
-      watcherLook = now;
-      const seen = dataVersion.get();
-      if (seen === watcherSeen) return false;
-      watcherSeen = seen;
-      return true;
-    };
+    const othersBeforeAdapter = dataVersion ? lookedAtMost(() => dataVersion.get()) : null;
     const version_ = () => {
       if (othersCommitted()) version++;
       return version;
@@ -620,7 +614,7 @@ export async function openDb(databaseUrl: string, settings: DbSettings = {}): Pr
       writeToken: () => `${local}`,
       caughtUp: () => true,
       optionsVersion() {
-        if (othersChangedOptions ? othersChangedOptions() : othersBeforeAdapter()) options++;
+        if (othersChangedOptions ? othersChangedOptions() : othersBeforeAdapter?.()) options++;
         return options;
       },
       changed: () => changed(),
