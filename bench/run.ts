@@ -239,19 +239,27 @@ interface Row {
   firstMs?: number;
   /** X-Cache of the answers: HIT (the database was not reached) and MISS; absent when the service sends none. */
   cache?: { hits: number; misses: number };
+  /** The run's first error answers, when it had any. */
+  errorSamples?: ErrorSample[];
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-interface Run { result: autocannon.Result; latencies: Float64Array; hits: number; misses: number }
+/** The first few error answers (status ≥ 400) of a run, kept to be printed: a count alone says nothing of the cause. */
+interface ErrorSample { status: number; body: string }
+const ERROR_SAMPLES = 3;
+
+interface Run { result: autocannon.Result; latencies: Float64Array; hits: number; misses: number; errorSamples: ErrorSample[] }
 
 /** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
 async function run(port: number, s: Scenario, duration: number): Promise<Run> {
   const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: 10 };
   let hits = 0;
   let misses = 0;
+  const errorSamples: ErrorSample[] = [];
   // The service's X-Cache header on every answer (autocannon reads the whole answer anyway).
-  const onResponse = (_status: number, _body: string, _context: unknown, headers: Record<string, unknown>) => {
+  const onResponse = (status: number, body: string, _context: unknown, headers: Record<string, unknown>) => {
+    if (status >= 400 && errorSamples.length < ERROR_SAMPLES) errorSamples.push({ status, body: String(body).slice(0, 300) });
     const x = headers['X-Cache'] ?? headers['x-cache'];
     if (x === 'HIT') hits++;
     else if (x === 'MISS') misses++;
@@ -284,7 +292,7 @@ async function run(port: number, s: Scenario, duration: number): Promise<Run> {
     latencies[n++] = ms;
   });
   const result = await instance;
-  return { result, latencies: latencies.subarray(0, n).sort(), hits, misses };
+  return { result, latencies: latencies.subarray(0, n).sort(), hits, misses, errorSamples };
 }
 
 /** Seconds of mixed uncached REST reads a fresh service serves before its first scenario (with --warmup > 0). */
@@ -339,7 +347,7 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
   }
   if (tty) process.stdout.write(`\r  ${label.padEnd(30)} running ${opts.duration} s…      `);
   const memory = sampleMemory(rssOf);
-  const { result, latencies, hits, misses } = await run(port, s, opts.duration);
+  const { result, latencies, hits, misses, errorSamples } = await run(port, s, opts.duration);
   const processes = memory.stop();
   const rss = treeRss(rssOf);
   let sum = 0;
@@ -363,10 +371,12 @@ async function measure(port: number, s: Scenario, server: Row['server'], rssOf: 
     check: check ?? 'ok',
     ...(firstMs !== undefined ? { firstMs } : {}),
     ...(hits + misses ? { cache: { hits, misses } } : {}),
+    ...(errorSamples.length ? { errorSamples } : {}),
   };
   const line = `  ${label.padEnd(30)} ${fmt(row.reqPerSec, 0).padStart(8)} req/s  p50 ${fmt(row.latencyMs.p50, 2)} ms  p99 ${fmt(row.latencyMs.p99, 2)} ms  non-2xx ${row.non2xx}  RSS ${formatMemory(processes)}${row.errors ? `  errors ${row.errors}` : ''}${row.cache ? `  X-Cache ${row.cache.hits} HIT / ${row.cache.misses} MISS` : ''}${firstMs !== undefined ? `  first request ${fmt(firstMs, 0)} ms` : ''}${check ? `  CHECK FAILED: ${check}` : ''}`;
   if (tty) process.stdout.write(`\r${' '.repeat(70)}\r`);
   console.log(line);
+  for (const e of row.errorSamples ?? []) console.log(`    error answer: ${e.status} ${e.body}`);
   return row;
 }
 

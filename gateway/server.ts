@@ -191,20 +191,49 @@ async function serveSite(app: App, req: IncomingMessage, res: ServerResponse, ip
   }
 }
 
+/** The service's HTTP server: node's, plus a way to wait for the handlers still at work. */
+export interface HttpServer extends Server {
+  /**
+   * Resolves once no handler is at work, or after `capMs`. `server.close()`'s callback waits for
+   * the connections only: a request whose client has left has no connection, but its handler may
+   * still be writing or about to read, and closing the database under it would fail it with a 500
+   * nobody receives. A stop waits for this between the two.
+   */
+  handlersDone(capMs: number): Promise<void>;
+}
+
 /**
  * The server, with the slow-client limits: HEADERS_TIMEOUT_MS for the request line and headers,
  * REQUEST_TIMEOUT_MS for the whole request; past either node answers 408 and closes.
  */
-export function createHttpServer(app: App): Server {
+export function createHttpServer(app: App): HttpServer {
   const { config } = app;
   let inFlight = 0;
+  /** Handlers at work, of every door (inFlight counts the REST ones against the limit). */
+  let running = 0;
+  const whenDone = new Set<() => void>();
   const limit = config.maxInFlight;
   const requestTimeout = config.requestTimeoutMs;
   const headersTimeout = requestTimeout ? Math.min(config.headersTimeoutMs, requestTimeout) : config.headersTimeoutMs;
   // How often node looks for connections past those limits (its default, 30 s, is coarser than a short limit).
   const connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 4)));
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval }, handler);
-  return server;
+  return Object.assign(server, { handlersDone });
+
+  function handlersDone(capMs: number): Promise<void> {
+    if (running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, capMs);
+      timer.unref();
+      function done() { clearTimeout(timer); whenDone.delete(done); resolve(); }
+      whenDone.add(done);
+    });
+  }
+
+  function settled(): void {
+    if (--running > 0) return;
+    for (const done of [...whenDone]) done();
+  }
 
   function handler(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
@@ -222,7 +251,15 @@ export function createHttpServer(app: App): Server {
       ms: Math.round((performance.now() - started) * 10) / 10, bytes: socket.bytesWritten - sentBefore, ip,
       aborted: !res.writableFinished,
     }));
-    route(req, res, id, ip);
+    running++;
+    // Each door answers its own failures; one that escapes all the same is logged and ends the answer.
+    route(req, res, id, ip).then(settled, (err) => {
+      settled();
+      log.error({ err, reqId: id }, 'unexpected error outside the handlers');
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' })
+        .end(JSON.stringify({ code: 'internal_server_error', message: 'The server could not answer this request.', data: { status: 500 } }));
+    });
   }
 
   /**
@@ -292,20 +329,22 @@ export function createHttpServer(app: App): Server {
         return void res.writeHead(413, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff' }).end(JSON.stringify(bodyTooLarge().body()));
       }
       // A query sent with GET is a read: it stops when its client leaves, as a REST read does.
-      const listen = (yoga: Awaited<ReturnType<App['graphql']>>) => (req.method === 'GET' ? withAbortSignal(leaving(res), () => yoga.requestListener(req, res, { ip })) : yoga.requestListener(req, res, { ip }));
-      return void app.graphql().then(listen, (err) => {
+      // whatwg-node's listener returns the promise of the answer sent, though node's type says void.
+      const serve = (yoga: Awaited<ReturnType<App['graphql']>>) => yoga.requestListener(req, res, { ip }) as unknown as Promise<void> | void;
+      const listen = (yoga: Awaited<ReturnType<App['graphql']>>) => (req.method === 'GET' ? withAbortSignal(leaving(res), () => serve(yoga)) : serve(yoga));
+      return app.graphql().then(listen, (err) => {
         log.error({ err, reqId: id }, 'the GraphQL server could not be loaded');
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
         res.end(JSON.stringify({ errors: [{ message: 'The server could not answer this request.' }] }));
       });
     }
-    if (door === 'admin') return void serveAdmin(app, req, res, ip);
+    if (door === 'admin') return serveAdmin(app, req, res, ip);
     if (door === 'docs') {
       const out = app.apiDocs.serve(req.method ?? 'GET', url);
       return void res.writeHead(out.status, out.headers).end(out.body);
     }
-    if (door === 'upload') return void serveUploadFile(app, url, req, res);
-    if (door === 'site') return void (req.method === 'GET' || req.method === 'HEAD' ? withAbortSignal(leaving(res), () => serveSite(app, req, res, ip)) : serveSite(app, req, res, ip));
+    if (door === 'upload') return serveUploadFile(app, url, req, res);
+    if (door === 'site') return req.method === 'GET' || req.method === 'HEAD' ? withAbortSignal(leaving(res), () => serveSite(app, req, res, ip)) : serveSite(app, req, res, ip);
     if (inFlight >= limit) {
       res.writeHead(503, { 'Content-Type': 'application/json; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '1' })
         .end(JSON.stringify({ code: 'rest_server_busy', message: 'The server is busy; try again shortly.', data: { status: 503 } }));

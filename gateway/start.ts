@@ -133,6 +133,9 @@ function failStart(reason: string, err?: unknown): void {
  * `graceMs`). A primary that left first would cut its workers off: their server's close goes
  * through it.
  */
+/** How long a stopping worker waits for handlers still at work after its connections closed (within the primary's grace). */
+const HANDLERS_WAIT_MS = 5_000;
+
 function stopWorkers(code = 0, graceMs = 10_000): void {
   if (stopping) return;
   stopping = true;
@@ -243,8 +246,11 @@ async function serve(onListening?: (port: number) => void) {
     stopping = true;
     log.info('stopping');
     // Without its primary (killed outright) a worker's server cannot close through it: just go.
-    if (cluster.isWorker && !process.connected) return void app.close().then(() => db.close()).finally(() => process.exit(0));
-    server.close(() => app.close().then(() => db.close()).then(() => process.exit(0)));
+    const closeAll = () => server.handlersDone(HANDLERS_WAIT_MS).then(() => app.close()).then(() => db.close());
+    if (cluster.isWorker && !process.connected) return void closeAll().finally(() => process.exit(0));
+    // The connections first, then the handlers of clients that left (a write finishes, a read stops
+    // at its next statement), and only then the database.
+    server.close(() => closeAll().then(() => process.exit(0)));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

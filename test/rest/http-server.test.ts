@@ -2,7 +2,7 @@
 // refused with 413 (by their declared length, or counted as they stream in) and the connection
 // closed, X-Request-Id kept or made, one access log line per request (secrets redacted), and the
 // logger's redaction of secrets in any logged object.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -165,6 +165,85 @@ describe('request ids and the access log', () => {
     await untilLogged(() => lines.some((l) => l.msg === 'request'));
     expect(lines.find((l) => l.msg === 'unexpected error')).toMatchObject({ level: 50, err: { message: 'boom from a test' } });
     expect(lines.find((l) => l.msg === 'request')).toMatchObject({ level: 50, status: 500 });
+  });
+});
+
+describe('stopping', () => {
+  it('waits for a handler whose client has left, after the connections have closed', async () => {
+    const other = service.createHttpServer(site.app);
+    const otherPort = await listen(other);
+    const original = site.app.handle;
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => { entered = resolve; });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let handlerFinished = false;
+    (site.app as { handle: unknown }).handle = async (core: Parameters<typeof original>[0]) => {
+      entered();
+      await gate;
+      const out = await original(core);
+      handlerFinished = true;
+      return out;
+    };
+    try {
+      const socket = connect(otherPort, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await once(socket, 'connect');
+      socket.write('POST /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      await inHandler;
+      // The client leaves; the server's close then has no connection left to wait for.
+      socket.destroy();
+      await new Promise((resolve) => other.close(resolve));
+      let done = false;
+      const waited = other.handlersDone(60_000).then(() => { done = true; });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(done).toBe(false);
+      expect(handlerFinished).toBe(false);
+      release();
+      await waited;
+      expect(handlerFinished).toBe(true);
+      // With nothing at work, it resolves at once.
+      await other.handlersDone(60_000);
+    } finally {
+      release();
+      (site.app as { handle: unknown }).handle = original;
+    }
+  });
+
+  it('stops waiting for a stuck handler after the cap', async () => {
+    const other = service.createHttpServer(site.app);
+    const otherPort = await listen(other);
+    const original = site.app.handle;
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => { entered = resolve; });
+    let release!: () => void;
+    (site.app as { handle: unknown }).handle = async (core: Parameters<typeof original>[0]) => {
+      entered();
+      await new Promise<void>((resolve) => { release = resolve; });
+      return original(core);
+    };
+    try {
+      const socket = connect(otherPort, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await once(socket, 'connect');
+      socket.write('GET /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\n\r\n');
+      await inHandler;
+      socket.destroy();
+      await new Promise((resolve) => other.close(resolve));
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let done = false;
+      const waited = other.handlersDone(5_000).then(() => { done = true; });
+      vi.advanceTimersByTime(4_999);
+      await Promise.resolve();
+      expect(done).toBe(false);
+      vi.advanceTimersByTime(1);
+      await waited;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      release?.();
+      (site.app as { handle: unknown }).handle = original;
+    }
   });
 });
 
