@@ -28,7 +28,7 @@ import { recreateDatabase, seed, vacuumContent } from './seed.js';
 import { createApplicationPassword } from '../src/site/operator.js';
 import sharp from 'sharp';
 import { formatMemory, sampleMemory, treeRss, type ProcessMemory } from './processes.js';
-import { forSiteSize, scaleScenarios, scaleTargets, SCALE_POSTS_REFERENCE } from './scale.js';
+import { forSiteSize, scaleScenarios, scaleTargets, slowestTarget, SCALE_POSTS_REFERENCE } from './scale.js';
 // @ts-expect-error: a plain .mjs script, no types
 import { buildService } from '../scripts/build.mjs';
 import { targets } from './targets.js';
@@ -608,11 +608,16 @@ async function prepare(kind: 'sqlite' | 'postgres'): Promise<string> {
   return url;
 }
 
+/** The author of the bench's posts (set by publishedIds). */
+let postsAuthor = 1;
+
 async function publishedIds(databaseUrl: string): Promise<number[]> {
   // Run from the repository root so relative SQLite paths resolve as the server's do.
   const db = await openDb(databaseUrl);
   try {
     const rows = await db.prisma.content.findMany({ where: { type: 'post', status: 'publish', password: '' }, select: { id: true }, orderBy: { id: 'asc' } });
+    // The author of the list of one author: the seed's posts all have the same one.
+    postsAuthor = (await db.prisma.content.findFirst({ where: { type: 'post', status: 'publish' }, select: { authorId: true }, orderBy: { id: 'asc' } }))?.authorId ?? 1;
     return rows.map((r) => r.id);
   } finally {
     await db.close();
@@ -800,7 +805,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
       return out;
     };
     const floorBefore = await floorRun('before');
-    const scenarios = forSiteSize([...serviceScenarios(ids, newest, etag), ...scaleScenarios(ids)], ids.length);
+    const scenarios = forSiteSize([...serviceScenarios(ids, newest, etag), ...scaleScenarios(ids, 1, postsAuthor)], ids.length);
     await warmService(service.port, scenarios);
     for (const s of scenarios) rows.push(await measure(service.port, s, 'service', service.proc.pid));
     const floorAfter = await floorRun('after');
@@ -834,6 +839,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     }
     readTargets(targets, kind, rows);
     scaleTargets(targets, kind, opts.posts, rows, readResults(kind, SCALE_POSTS_REFERENCE));
+    slowestTarget(targets, kind, opts.posts, rows);
     serviceTargets(targets, kind, {
       batches: batches[kind], single: singles[kind], firstAnswerMs: firstAnswer[kind],
       processes: [...rows.filter((r) => r.server === 'service').map((r) => r.processes), uploads[kind]?.processes],
