@@ -127,15 +127,15 @@ function failStart(reason: string, err?: unknown): void {
   stopWorkers(1, 5_000);
 }
 
+/** How long a stopping worker waits for handlers still at work after its connections closed (within the primary's grace). */
+const HANDLERS_WAIT_MS = 5_000;
+
 /**
  * The primary's stop (SIGTERM, SIGINT; and a failed start, with exit code 1): each worker is told
  * to stop, finishes what it is answering and exits, then the primary does (at the latest after
  * `graceMs`). A primary that left first would cut its workers off: their server's close goes
  * through it.
  */
-/** How long a stopping worker waits for handlers still at work after its connections closed (within the primary's grace). */
-const HANDLERS_WAIT_MS = 5_000;
-
 function stopWorkers(code = 0, graceMs = 10_000): void {
   if (stopping) return;
   stopping = true;
