@@ -251,9 +251,12 @@ const ERROR_SAMPLES = 3;
 
 interface Run { result: autocannon.Result; latencies: Float64Array; hits: number; misses: number; errorSamples: ErrorSample[] }
 
+/** autocannon's timeout for one request, in seconds: one that takes longer counts as an error. */
+const REQUEST_TIMEOUT_S = 10;
+
 /** One autocannon run. Latencies are also kept here at full precision (autocannon's are whole ms). */
 async function run(port: number, s: Scenario, duration: number): Promise<Run> {
-  const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: 10 };
+  const base = { url: `http://${HOST}:${port}`, connections: s.connections ?? opts.connections, duration, timeout: REQUEST_TIMEOUT_S };
   let hits = 0;
   let misses = 0;
   const errorSamples: ErrorSample[] = [];
@@ -839,7 +842,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<Row[]> {
     }
     readTargets(targets, kind, rows);
     scaleTargets(targets, kind, opts.posts, rows, readResults(kind, SCALE_POSTS_REFERENCE));
-    slowestTarget(targets, kind, opts.posts, rows);
+    slowestTarget(targets, kind, opts.posts, rows, REQUEST_TIMEOUT_S * 1000);
     serviceTargets(targets, kind, {
       batches: batches[kind], single: singles[kind], firstAnswerMs: firstAnswer[kind],
       processes: [...rows.filter((r) => r.server === 'service').map((r) => r.processes), uploads[kind]?.processes],
