@@ -63,6 +63,8 @@ export const listPlans = {
   /** The walk reads `walkFactor` × the rows it should pass over, plus `walkBase` (recent rows may match less; a walk that finds too few falls back to the drive plan). */
   walkFactor: 2,
   walkBase: 100,
+  /** How much further each walk goes than the one before when that one did not fill the page. */
+  walkGrowth: 4,
   /** A row walked costs about 1/walkRowCost of a match driven (an index entry against a row read and sorted). */
   walkRowCost: 4,
   /** Most words a prefix may stand for in the walk plan's exact-word query. */
@@ -238,11 +240,14 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
   }
   let rows: { id: number | bigint }[] | null = null;
   if (walkMatch && planning.scope && walkable(o, f, site)) {
-    const cap = walkRows(total, await planning.scope(), skip, take);
-    if (cap < total * listPlans.walkRowCost) {
-      // The first `cap` rows of the list in its order (index only), then the matches among them:
-      // one full-text query bounded to their ids' range. Exact when it fills the page, or when
-      // the page it gives ends the list (the total says so); otherwise cut from the matches.
+    const scope = await planning.scope();
+    // The first `cap` rows of the list in its order (index only), then the matches among them:
+    // one full-text query bounded to their ids' range. Exact when it fills the page, or when the
+    // page it gives ends the list (the total says so). A walk that falls short met rows without
+    // the words first (recent posts on another subject: a site grown by such posts had every
+    // common-word search cut from all its matches, seconds at a million posts), so it walks again
+    // `walkGrowth` times as far, while that still costs less than starting from the matches.
+    for (let cap = walkRows(total, scope, skip, take); cap < total * listPlans.walkRowCost; cap *= listPlans.walkGrowth) {
       const params: unknown[] = [];
       const b = build('scan', params, { withExclude: true });
       const p = binder(false, params); // the walk runs on SQLite only
@@ -251,7 +256,8 @@ export async function searchPage(ctx: Context, site: SiteSettings, type: string,
         + `SELECT w.id AS id FROM w WHERE w.id IN (SELECT rowid FROM content_fts WHERE content_fts MATCH ${p(walkMatch)} AND rowid BETWEEN (SELECT MIN(id) FROM w) AND (SELECT MAX(id) FROM w)) `
         + `ORDER BY w.date ${dir}, w.id ${dir} LIMIT ${p(take)} OFFSET ${p(skip)}`;
       const walked = await query<{ id: number | bigint }>(ctx, sql, params);
-      if (walked.length === take || skip + walked.length === total) rows = walked;
+      if (walked.length === take || skip + walked.length === total) { rows = walked; break; }
+      if (cap >= scope) break;
     }
   }
   rows ??= await drivePage();

@@ -125,6 +125,16 @@ describe('search', () => {
       Object.assign(listPlans, { walkFactor: 1, walkBase: 0 });
       expect(await answers()).toEqual(driven);
       if (site.db.provider === 'sqlite') expect(walks()).toBeGreaterThanOrEqual(queries.length - 1);
+      // …and a first walk far too short (the newest posts of the site do not hold the words, as on a
+      // site grown by posts on other subjects): it walks further until the page is full, and no
+      // page is cut from all the matches.
+      raw.mockClear();
+      Object.assign(listPlans, { walkFactor: 0.001, walkBase: 0 });
+      expect(await answers()).toEqual(driven);
+      if (site.db.provider === 'sqlite') {
+        expect(walks()).toBeGreaterThan(queries.length);
+        expect(raw.mock.calls.filter(([sql]) => String(sql).startsWith('SELECT c."id" AS id FROM content_fts')).length).toBe(0);
+      }
     } finally {
       Object.assign(listPlans, saved);
       raw.mockRestore();
