@@ -50,7 +50,8 @@ function cachedCount(ctx: Context, sql: string, params: unknown[]): Promise<numb
  * first by date only): the first rows of the list down the (type, status, date, id) index, then
  * those of them the full-text index holds, with one word query bounded to their ids' range; its
  * cost follows the rows read, about (offset + page size) × (rows in scope) / matches. Same rows
- * either way (a walk that reads too few rows to fill the page falls back to `drive`). `walk` as a
+ * either way (a walk that reads too few rows to fill the page walks further, and falls back to
+ * `drive` once walking costs more than the matches). `walk` as a
  * plan of `build` is the row-by-row test (a correlated EXISTS), used to count the excluded ids.
  * PostgreSQL's planner makes its own choice.
  */
@@ -60,7 +61,7 @@ export type ListPlan = 'drive' | 'walk';
 export const listPlans = {
   /** Below this many matches the drive plan is cheap whatever the site's size: no plan choice. */
   minMatches: 2000,
-  /** The walk reads `walkFactor` × the rows it should pass over, plus `walkBase` (recent rows may match less; a walk that finds too few falls back to the drive plan). */
+  /** The walk reads `walkFactor` × the rows it should pass over, plus `walkBase` (recent rows may match less; a walk that finds too few walks further, see walkGrowth). */
   walkFactor: 2,
   walkBase: 100,
   /** How much further each walk goes than the one before when that one did not fill the page. */

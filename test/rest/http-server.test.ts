@@ -169,80 +169,82 @@ describe('request ids and the access log', () => {
 });
 
 describe('stopping', () => {
-  it('waits for a handler whose client has left, after the connections have closed', async () => {
+  /**
+   * A second server on the site, with one request at work whose client has left and whose handler
+   * waits for `hold`; resolves once that server has closed (its connections gone). `finished` tells
+   * whether the handler has ended; `restore` puts the app's handler back.
+   */
+  async function leftBehind(request: string, hold: Promise<void>) {
     const other = service.createHttpServer(site.app);
     const otherPort = await listen(other);
     const original = site.app.handle;
     let entered!: () => void;
     const inHandler = new Promise<void>((resolve) => { entered = resolve; });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    let handlerFinished = false;
+    let finished = false;
     (site.app as { handle: unknown }).handle = async (core: Parameters<typeof original>[0]) => {
       entered();
-      await gate;
+      await hold;
       const out = await original(core);
-      handlerFinished = true;
+      finished = true;
       return out;
     };
+    const restore = () => { (site.app as { handle: unknown }).handle = original; };
     try {
       const socket = connect(otherPort, '127.0.0.1');
       socket.on('error', () => undefined);
       await once(socket, 'connect');
-      socket.write('POST /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      socket.write(request);
       await inHandler;
       // The client leaves; the server's close then has no connection left to wait for.
       socket.destroy();
       await new Promise((resolve) => other.close(resolve));
+    } catch (err) {
+      restore();
+      throw err;
+    }
+    return { server: other, finished: () => finished, restore };
+  }
+
+  it('waits for a handler whose client has left, after the connections have closed', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const left = await leftBehind('POST /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', gate);
+    try {
       let done = false;
-      const waited = other.handlersDone(60_000).then(() => { done = true; });
+      const waited = left.server.handlersDone(60_000).then(() => { done = true; });
       await new Promise((resolve) => setImmediate(resolve));
       expect(done).toBe(false);
-      expect(handlerFinished).toBe(false);
+      expect(left.finished()).toBe(false);
       release();
       await waited;
-      expect(handlerFinished).toBe(true);
+      expect(left.finished()).toBe(true);
       // With nothing at work, it resolves at once.
-      await other.handlersDone(60_000);
+      await left.server.handlersDone(60_000);
     } finally {
       release();
-      (site.app as { handle: unknown }).handle = original;
+      left.restore();
     }
   });
 
   it('stops waiting for a stuck handler after the cap', async () => {
-    const other = service.createHttpServer(site.app);
-    const otherPort = await listen(other);
-    const original = site.app.handle;
-    let entered!: () => void;
-    const inHandler = new Promise<void>((resolve) => { entered = resolve; });
     let release!: () => void;
-    (site.app as { handle: unknown }).handle = async (core: Parameters<typeof original>[0]) => {
-      entered();
-      await new Promise<void>((resolve) => { release = resolve; });
-      return original(core);
-    };
+    const stuck = new Promise<void>((resolve) => { release = resolve; });
+    const left = await leftBehind('GET /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\n\r\n', stuck);
     try {
-      const socket = connect(otherPort, '127.0.0.1');
-      socket.on('error', () => undefined);
-      await once(socket, 'connect');
-      socket.write('GET /wp-json/core/v2/posts HTTP/1.1\r\nHost: x\r\n\r\n');
-      await inHandler;
-      socket.destroy();
-      await new Promise((resolve) => other.close(resolve));
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       let done = false;
-      const waited = other.handlersDone(5_000).then(() => { done = true; });
+      const waited = left.server.handlersDone(5_000).then(() => { done = true; });
       vi.advanceTimersByTime(4_999);
       await Promise.resolve();
       expect(done).toBe(false);
       vi.advanceTimersByTime(1);
       await waited;
       expect(done).toBe(true);
+      expect(left.finished()).toBe(false);
     } finally {
       vi.useRealTimers();
-      release?.();
-      (site.app as { handle: unknown }).handle = original;
+      release();
+      left.restore();
     }
   });
 });
