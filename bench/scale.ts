@@ -71,6 +71,9 @@ export const SCALE_GOAL = 1.25;
 /** No read of a large site's scenarios may take longer, its scenario's first request included. */
 export const SCALE_SLOWEST_MS = 1000;
 
+/** Where the targets are collected (bench/targets.ts), as far as these functions use it. */
+interface Targets { add(t: { db: string; name: string; value: number | undefined; goal: number; better: 'higher' | 'lower'; unit: string; note?: string }): unknown }
+
 interface ThroughputRow { scenario: string; server: string; requests: number; reqPerSec: number }
 
 /**
@@ -81,7 +84,7 @@ interface ThroughputRow { scenario: string; server: string; requests: number; re
  * full-text scenarios run with 2 connections instead of 32, and with every connection busy the
  * rate follows the work per request whatever the number of connections, the latency does not.
  */
-export function scaleTargets(targets: { add(t: { db: string; name: string; value: number | undefined; goal: number; better: 'higher' | 'lower'; unit: string; note?: string }): unknown }, db: string, posts: number, rows: ThroughputRow[], reference: { posts?: number; scenarios?: ThroughputRow[] } | null): void {
+export function scaleTargets(targets: Targets, db: string, posts: number, rows: ThroughputRow[], reference: { posts?: number; scenarios?: ThroughputRow[] } | null): void {
   if (posts < SCALE_FROM) return;
   const usable = reference?.posts === SCALE_POSTS_REFERENCE ? reference : null;
   const rate = (list: ThroughputRow[] | undefined, scenario: string) => {
@@ -108,7 +111,7 @@ interface LatencyRow { scenario: string; server: string; latencyMs: { max: numbe
  * falls there). A request that timed out took at least the load generator's timeout
  * (`timeoutMs`), which is what is shown for it.
  */
-export function slowestTarget(targets: { add(t: { db: string; name: string; value: number | undefined; goal: number; better: 'higher' | 'lower'; unit: string; note?: string }): unknown }, db: string, posts: number, rows: LatencyRow[], timeoutMs: number): void {
+export function slowestTarget(targets: Targets, db: string, posts: number, rows: LatencyRow[], timeoutMs: number): void {
   if (posts < SCALE_FROM) return;
   const service = rows.filter((r) => r.server.startsWith('service'));
   let worst: LatencyRow | undefined;
