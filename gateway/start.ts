@@ -5,6 +5,7 @@
 import perfHooks from 'node:perf_hooks';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import type { Db } from '../src/db/client.js';
 import { loadConfig, providerOf } from '../src/config.js';
 
 const config = loadConfig();
@@ -55,24 +56,30 @@ async function primary() {
     process.on('SIGINT', () => stopWorkers());
   }
   // What only the primary does (migrations, the first start's site, leftovers of a killed run):
-  // loaded here, so a worker does not load it.
-  const [{ migrate }, { bootstrapSite }, { recoverUploads }, { sweepSpool }, { createStorage }] = await Promise.all([
-    import('../src/db/migrate.js'), import('../src/site/bootstrap.js'), import('../src/media/recovery.js'), import('./upload.js'), import('../src/media/storage.js'),
+  // loaded here, so a worker does not load it. A restart with nothing to write (the site exists,
+  // its address stays, no media write was in flight) reads that through the plain driver and
+  // never opens the ORM here (src/db/start-probe.ts says why).
+  const [{ migrate }, { probeStart }, { bootstrapSite, siteNeedsBootstrap, SITE_START_OPTIONS }, { recoverUploads }, { sweepSpool }, { createStorage }] = await Promise.all([
+    import('../src/db/migrate.js'), import('../src/db/start-probe.js'), import('../src/site/bootstrap.js'), import('../src/media/recovery.js'), import('./upload.js'),
+    import('../src/media/storage.js'),
   ]);
   const applied = await migrate(config.databaseUrl);
   if (applied.length) log.info({ migrations: applied }, 'applied migrations');
-  const db = await openDb(config.databaseUrl);
-  const boot = await bootstrapSite(db, { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' });
+  const probe = await probeStart(config.databaseUrl, SITE_START_OPTIONS);
+  let db: Db | undefined;
+  const opened = async () => (db ??= await openDb(config.databaseUrl));
+  const bootOptions = { siteUrl: config.siteUrl, adminUser: config.adminUser, adminPassword: config.adminPassword, followSiteUrl: process.env.SITE_URL ? true : 'loopback' as const };
+  const boot = siteNeedsBootstrap(probe.options, bootOptions) ? await bootstrapSite(await opened(), bootOptions) : { created: false };
   // What a killed server left: upload spool files, in a local UPLOADS_DIR temporary files, and
   // in either storage the files of media writes whose record never committed (of any instance
   // whose process is gone). Before any worker serves.
   const spooled = await sweepSpool();
   const storage = createStorage({ siteUrl: config.siteUrl, uploadsDir: config.uploadsDir, s3: config.uploadsS3 });
-  const recovered = await recoverUploads(db.prisma, config.uploadsDir, { storage });
+  const recovered = await recoverUploads(async () => (await opened()).prisma, config.uploadsDir, { storage, uploadIntents: probe.uploadIntents });
   if (spooled + recovered.temporary + recovered.orphans) {
     log.info({ temporary: spooled + recovered.temporary, orphans: recovered.orphans }, 'removed what an interrupted run left (temporary files, files of uploads that never got their record)');
   }
-  await db.close();
+  await (db as Db | undefined)?.close();
   if (boot.admin) {
     const api = `${config.siteUrl}${config.restPrefix}`;
     const auth = `${boot.admin.login}:${boot.admin.applicationPassword}`;

@@ -43,12 +43,19 @@ export interface RecoverOptions {
   now?: () => number;
   /** A pending write unseen for this long is a gone process's (src/media/intents.ts). */
   deadAfterMs?: number;
+  /** False where the caller has seen that no upload intent is recorded (a start's probe): nothing to sweep. */
+  uploadIntents?: boolean;
 }
 
-export async function recoverUploads(prisma: Prisma, uploadsDir: string, options: RecoverOptions = {}): Promise<Recovered> {
+/**
+ * `client` is the Prisma client, or a function that opens one: the start opens it only when there
+ * is a database question to ask (upload intents, or an older version's notes).
+ */
+export async function recoverUploads(client: Prisma | (() => Promise<Prisma>), uploadsDir: string, options: RecoverOptions = {}): Promise<Recovered> {
+  const prisma = typeof client === 'function' ? client : () => Promise.resolve(client);
   const result: Recovered = { temporary: 0, orphans: 0 };
-  if (options.storage) {
-    const swept = await sweepIntents(prisma, options.storage, { now: options.now ?? Date.now, deadAfterMs: options.deadAfterMs ?? 3 * BEAT_MS });
+  if (options.storage && options.uploadIntents !== false) {
+    const swept = await sweepIntents(await prisma(), options.storage, { now: options.now ?? Date.now, deadAfterMs: options.deadAfterMs ?? 3 * BEAT_MS });
     result.orphans += swept.orphans;
     if (options.storage.kind === 's3') return result;
   }
@@ -59,7 +66,7 @@ export async function recoverUploads(prisma: Prisma, uploadsDir: string, options
   }
   for (const note of await leftovers(resolve(root, PENDING_FOLDER))) {
     const keys = (await readFile(note, 'utf8').catch(() => '')).split('\n').filter(isValidKey);
-    const inUse = await keysInUse(prisma, new Set(keys.map(folderOf)));
+    const inUse = keys.length ? await keysInUse(await prisma(), new Set(keys.map(folderOf))) : new Set<string>();
     for (const key of keys) {
       const path = resolve(root, key);
       if (inUse.has(key) || !path.startsWith(root + sep)) continue;

@@ -53,18 +53,45 @@ export async function setSiteUrl(db: Db, url: string): Promise<string> {
   return value;
 }
 
+/** The options a start reads to tell whether an existing site needs a write (`siteUrlToWrite`). */
+export const SITE_START_OPTIONS = ['site_key', 'siteurl', 'home'] as const;
+
+/**
+ * For a site whose options are `stored` (their JSON text, by name): whether a start must run
+ * `bootstrapSite` at all, that is the site does not exist yet or its address moves. The server's
+ * primary asks this of what it read through the plain driver (src/db/start-probe.ts) and opens
+ * the ORM only when the answer is yes.
+ */
+export function siteNeedsBootstrap(stored: ReadonlyMap<string, string>, o: BootstrapOptions): boolean {
+  return !stored.has('site_key') || siteUrlToWrite(stored, o) !== null;
+}
+
+/** The address an existing site's `siteurl` and `home` move to at this start, or null to leave them. */
+function siteUrlToWrite(stored: ReadonlyMap<string, string>, o: BootstrapOptions): string | null {
+  if (!o.followSiteUrl) return null;
+  const text = (name: string) => {
+    try {
+      const value: unknown = JSON.parse(stored.get(name) ?? '""');
+      return typeof value === 'string' ? value : String(value);
+    } catch {
+      return '';
+    }
+  };
+  const current = text('siteurl');
+  if (o.followSiteUrl === 'loopback' && current && !isLoopbackUrl(current)) return null;
+  return current === o.siteUrl && text('home') === o.siteUrl ? null : o.siteUrl;
+}
+
 export async function bootstrapSite(db: Db, o: BootstrapOptions): Promise<BootstrapResult> {
   const prisma = db.prisma;
-  const existing = await prisma.option.findUnique({ where: { name: 'site_key' } });
-  if (existing) {
-    if (!o.followSiteUrl) return { created: false };
-    if (o.followSiteUrl === 'loopback') {
-      const stored = await prisma.option.findUnique({ where: { name: 'siteurl' } });
-      const current = stored ? String(JSON.parse(stored.value)) : '';
-      if (current && !isLoopbackUrl(current)) return { created: false };
+  const rows = await prisma.option.findMany({ where: { name: { in: [...SITE_START_OPTIONS] } } });
+  const stored = new Map(rows.map((r) => [r.name, r.value]));
+  if (stored.has('site_key')) {
+    const url = siteUrlToWrite(stored, o);
+    if (url !== null) {
+      await setOption(prisma, 'siteurl', url);
+      await setOption(prisma, 'home', url);
     }
-    await setOption(prisma, 'siteurl', o.siteUrl);
-    await setOption(prisma, 'home', o.siteUrl);
     return { created: false };
   }
   const siteKey = randomBytes(32).toString('hex');
