@@ -83,8 +83,13 @@ describe('direct content reads', () => {
     if (site.db.provider === 'postgres') {
       expect(sent[0]).toMatch(/^SELECT "Content"\.\*, \(SELECT COALESCE\(json_agg.* FROM \(SELECT .* FROM "Content" JOIN \(SELECT "Content"\."id" FROM "Content" WHERE .* LIMIT 3 OFFSET 2\) AS "page" ON "page"\."id" = "Content"\."id" ORDER BY .*\) AS "Content" ORDER BY/);
     } else {
-      // SQLite: the page's LIMIT and OFFSET bound after the columns' own values (numbered by position).
-      expect(sent[0]).toMatch(/^SELECT "Content"\.\*, \(SELECT json_group_array\(json_object\(.* FROM \(SELECT .* FROM "Content" WHERE .* LIMIT \? OFFSET \?\) AS "Content" ORDER BY/);
+      // SQLite: the page's LIMIT and OFFSET bound after the columns' own values (numbered by
+      // position), none of them where the planner reads it: type and status as `+?`, the LIMIT and
+      // OFFSET as `(? + 0)`. A value SQLite's planner reads has the statement prepared again each
+      // time it is bound (see Statement.fixed in src/db/content-read.ts).
+      expect(sent[0]).toMatch(/^SELECT "Content"\.\*, \(SELECT json_group_array\(json_object\(.* FROM \(SELECT .* FROM "Content" WHERE .* LIMIT \(\? \+ 0\) OFFSET \(\? \+ 0\)\) AS "Content" ORDER BY/);
+      expect(sent[0]).toContain('(("Content"."type" = +?)) AND (("Content"."status" IN (+?');
+      expect(sent[0]).not.toMatch(/"(type|status)" (=|IN \() ?\?/);
     }
   });
 
